@@ -1,0 +1,5 @@
+"""`python -m crkb` is the `crkb` command."""
+
+from crkb.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""One exception family: each ends in one clean CLI line or one HTML/JSON error page."""
+
+from __future__ import annotations
+
+
+class CrkbError(Exception):
+    """An expected failure with a message a user can act on (exit 2 on the command line)."""
+
+    exit_code = 2
+    http_status = 400
+
+
+class BadInput(CrkbError):
+    """A file or argument that cannot be used; the message names it and says why."""
+
+
+class NotARulesDocument(BadInput):
+    """A file that is not a Comprehensive Rules document (or one crkb cannot read)."""
+
+
+class NotFound(CrkbError):
+    """An unknown rule, version or page."""
+
+    http_status = 404
+
+
+class StoreError(CrkbError):
+    """The store or index is missing, damaged, or was built by another crkb or dictionary."""
+
+    http_status = 503

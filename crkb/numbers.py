@@ -1,0 +1,74 @@
+"""Rule numbers: parsing, normal form, order, parents, and the subrule letter sequence."""
+
+from __future__ import annotations
+
+import re
+
+# Subrule letters skip "l" and "o" (too easily read as 1 and 0).
+LETTERS = "abcdefghijkmnpqrstuvwxyz"
+
+_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]{0,2}))?$")
+
+
+def normalise(raw: str) -> str | None:
+    """`901.3a.` / `rule 901.3A` / ` 901.3 ` → `901.3a` / `901.3`; None if it is not a number."""
+    s = raw.strip().lower().rstrip(".")
+    s = re.sub(r"^(?:rules?|cr|规则|第)\s*", "", s)
+    s = re.sub(r"章$", "", s)
+    m = _NUMBER.match(s)
+    if not m:
+        return None
+    return s
+
+
+def kind_of(number: str) -> str:
+    """chapter (`9`), section (`901`), rule (`901.3`) or subrule (`901.3a`)."""
+    if "." not in number:
+        return "chapter" if len(number) == 1 else "section"
+    return "subrule" if number[-1].isalpha() else "rule"
+
+
+def parent_of(number: str) -> str | None:
+    """The number one level up: `901.3a` → `901.3` → `901` → `9` → None."""
+    if "." in number:
+        head, tail = number.split(".", 1)
+        if tail and tail[-1].isalpha():
+            return head + "." + tail.rstrip("abcdefghijklmnopqrstuvwxyz")
+        return head
+    if len(number) == 3:
+        return number[0]
+    return None
+
+
+def letter_index(letters: str) -> int:
+    """Position of a subrule suffix in the published sequence (a=0 … z, then aa, ab …)."""
+    idx = 0
+    for ch in letters:
+        pos = LETTERS.find(ch)
+        if pos < 0:  # "l" or "o" used by mistake: place it where the alphabet would
+            pos = "abcdefghijklmnopqrstuvwxyz".index(ch) - 0.5  # type: ignore[assignment]
+        idx = idx * (len(LETTERS) + 1) + int(pos * 2 + 2)
+    return idx
+
+
+def sort_key(number: str) -> tuple[int, int, int, int]:
+    """Document order of a number: chapter, section, rule, subrule."""
+    m = re.match(r"^(\d+)(?:\.(\d+)([a-z]*))?$", number)
+    if not m:
+        return (999, 999, 999, 999)
+    head = int(m.group(1))
+    chapter = head if head < 10 else head // 100
+    section = -1 if head < 10 else head
+    rule = int(m.group(2)) if m.group(2) else -1
+    sub = letter_index(m.group(3)) if m.group(3) else -1
+    return (chapter, section, rule, sub)
+
+
+def letter_range(start: str, end: str) -> list[str]:
+    """Letters from `start` to `end` inclusive in the published sequence (`f`..`h` → f g h)."""
+    if start not in LETTERS or end not in LETTERS:
+        return [start, end]
+    i, j = LETTERS.index(start), LETTERS.index(end)
+    if j < i:
+        return [start, end]
+    return list(LETTERS[i : j + 1])

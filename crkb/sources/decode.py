@@ -1,0 +1,117 @@
+"""Bytes to text: every encoding and line ending the archive holds, wording untouched.
+
+The publisher's files are UTF-8 (with or without BOM), UTF-16 (LE/BE, with BOM), cp1252 or
+MacRoman, and some otherwise-ASCII files carry a few stray bytes from yet another code page (CP437
+`Dand\\x83n`, MacRoman `El-Hajj\\x89j`). A single-byte file is decoded with the code page that makes
+its punctuation plausible; a high byte inside a word is read in whichever code page makes it a
+lower-case Latin letter, since that is what an accented card name is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SINGLE_BYTE = ("cp1252", "mac_roman", "cp437")
+_GOOD_PUNCT = set("’‘“”—–™®©…•°½¼¾±×")
+_HIGH = re.compile(rb"[\x80-\xff]")
+
+
+@dataclass(slots=True)
+class Decoded:
+    """Decoded text with LF line endings, and what it took to get there."""
+
+    text: str
+    encoding: str
+    replacement_chars: int  # U+FFFD present in the source (or produced by an undecodable byte)
+
+
+class NotText(ValueError):
+    """The bytes are not a text document (binary, or empty)."""
+
+
+def _plausibility(text: str) -> int:
+    score = 0
+    for ch in text:
+        if ord(ch) < 128:
+            continue
+        if ch in _GOOD_PUNCT or ("\u00c0" <= ch <= "\u00ff" and ch.isalpha()):
+            score += 1
+        else:
+            score -= 2
+    return score
+
+
+def _decode_single_byte(data: bytes) -> tuple[str, str]:
+    """Pick the file's code page by plausibility, then mend in-word bytes one by one."""
+    highs = bytes(sorted({m.group() [0] for m in _HIGH.finditer(data)}))
+    best = max(_SINGLE_BYTE, key=lambda enc: _plausibility(highs.decode(enc, errors="replace")))
+    if not highs:
+        return data.decode("ascii"), "ascii"
+
+    def byte_char(m: re.Match[bytes]) -> str:
+        b = m.group()
+        start, end = m.start(), m.end()
+        before = data[start - 1 : start]
+        after = data[end : end + 1]
+        in_word = before.isalpha() and (after.isalpha() or after in (b" ", b",", b"'", b"-"))
+        if in_word:
+            for enc in (best, *_SINGLE_BYTE):
+                ch = b.decode(enc, errors="replace")
+                if "\u00c0" <= ch <= "\u00ff" and ch.islower():
+                    return ch
+        return b.decode(best, errors="replace")
+
+    pieces: list[str] = []
+    pos = 0
+    for m in _HIGH.finditer(data):
+        pieces.append(data[pos : m.start()].decode("ascii"))
+        pieces.append(byte_char(m))
+        pos = m.end()
+    pieces.append(data[pos:].decode("ascii"))
+    return "".join(pieces), best
+
+
+def _looks_utf16(data: bytes) -> str | None:
+    """UTF-16 without a BOM: every other byte of ASCII text is NUL."""
+    sample = data[:4000]
+    if len(sample) < 4:
+        return None
+    even_nul = sample[0::2].count(0)
+    odd_nul = sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd_nul > 0.4 * half and even_nul < 0.05 * half:
+        return "utf-16-le"
+    if even_nul > 0.4 * half and odd_nul < 0.05 * half:
+        return "utf-16-be"
+    return None
+
+
+def normalise_newlines(text: str) -> str:
+    """CRLF, bare CR and mixtures become LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def decode(data: bytes) -> Decoded:
+    """Decode a source file's bytes. Raises NotText for empty or binary content."""
+    if not data.strip():
+        raise NotText("empty file")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        enc = "utf-16"
+        text = data.decode(enc, errors="replace")
+    elif (enc16 := _looks_utf16(data)) is not None:
+        enc = enc16
+        text = data.decode(enc, errors="replace")
+    else:
+        if b"\x00" in data[:65536]:
+            raise NotText("binary content (NUL bytes)")
+        try:
+            text = data.decode("utf-8-sig")
+            enc = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
+        except UnicodeDecodeError:
+            text, enc = _decode_single_byte(data)
+    text = text.lstrip("\ufeff")
+    controls = sum(1 for ch in text[:65536] if ord(ch) < 32 and ch not in "\t\n\r\f\v")
+    if controls > 0.01 * max(1, min(len(text), 65536)):
+        raise NotText("binary content (control characters)")
+    return Decoded(normalise_newlines(text), enc, text.count("\ufffd"))

@@ -1,0 +1,128 @@
+"""One file in, documents out: decode, decide the shape and language, hand to that shape's parser.
+
+Each shape has its own module (`plaintext`, `legacy`, `markdown`, `dokuwiki`, `webcopy`, `html`);
+this module only decides which one reads a file and fills in version identity afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from crkb.errors import NotARulesDocument
+from crkb.graph.references import link_document
+from crkb.model import Document, ParseResult
+from crkb.sources import identity
+from crkb.sources.decode import NotText, decode
+
+MAX_BYTES = 20_000_000
+MAX_LINE = 100_000
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_RULE_LINE = re.compile(r"^ ?\d{3}\.\d+[a-z]?\.? ?\S", re.M)
+_MODERN_START = "2009-07-01"
+
+
+def cjk_share(text: str) -> float:
+    """Share of CJK characters among letters: a Chinese text is mostly CJK."""
+    sample = text[:200_000]
+    cjk = len(_CJK.findall(sample))
+    latin = len(_LATIN.findall(sample))
+    return cjk / max(1, cjk + latin / 4)
+
+
+def detect_format(text: str) -> str:
+    """The shape of a decoded text, by what only that shape contains."""
+    head = text[:400_000]
+    if re.search(r"<BOOKMARK:cr|\[\[cr:", head):
+        return "dokuwiki"
+    if re.search(r"<b id=['\"]cr\d|<span id=['\"]cr\d|\]\(\.?/\d#cr\d", head):
+        return "markdown"
+    if re.search(r"<(?:html|body|div|p|h[1-6])[\s>]", head, re.I) and len(re.findall(r"<[a-z]+[\s>]", head)) > 20:
+        return "html"
+    title = "\n".join(head.split("\n", 40)[:40])
+    official = re.search(r"Comprehensive Rules|COMPREHENSIVE RULES|万智牌完整规则", title)
+    if official and len(_RULE_LINE.findall(head)) >= 50:
+        return "txt"
+    return "web"
+
+
+def _refuse(path: str, reason: str) -> NotARulesDocument:
+    return NotARulesDocument(f"{path}: not a rules document: {reason}")
+
+
+def read_bytes(data: bytes, path: str) -> ParseResult:
+    """Parse one file's bytes (the path is for naming and for its date)."""
+    if len(data) > MAX_BYTES:
+        raise _refuse(path, f"{len(data)} bytes is larger than any rules document")
+    try:
+        decoded = decode(data)
+    except NotText as e:
+        raise _refuse(path, str(e)) from None
+    text = decoded.text
+    if max((len(line) for line in text.split("\n")), default=0) > MAX_LINE:
+        raise _refuse(path, f"a line longer than {MAX_LINE} characters")
+    fmt = detect_format(text)
+    fdate = identity.file_date(path)
+    result = _dispatch(fmt, text, path, fdate)
+    for doc in result.documents:
+        if decoded.replacement_chars:
+            doc.flags["replacement_chars"] = decoded.replacement_chars
+            doc.warnings.append(f"{decoded.replacement_chars} replacement characters (U+FFFD) in the source")
+        doc.flags.setdefault("encoding", decoded.encoding)
+        link_document(doc)
+    if not result.documents and not result.language and not result.garbled:
+        raise _refuse(path, "no numbered rules found")
+    return result
+
+
+def _dispatch(fmt: str, text: str, path: str, fdate: str | None) -> ParseResult:
+    if fmt == "txt":
+        return _read_official(text, path, fdate)
+    if fmt == "markdown":
+        from crkb.sources import markdown
+
+        return markdown.parse(text, source=path, file_date=fdate)
+    if fmt == "dokuwiki":
+        from crkb.sources import dokuwiki
+
+        return dokuwiki.parse(text, source=path, file_date=fdate)
+    if fmt == "html":
+        from crkb.sources import html
+
+        return html.parse(text, source=path, file_date=fdate)
+    from crkb.sources import webcopy
+
+    return webcopy.parse(text, source=path, file_date=fdate)
+
+
+def _read_official(text: str, path: str, fdate: str | None) -> ParseResult:
+    stated = identity.stated_date(text)
+    version = stated or fdate
+    if version is None:
+        raise _refuse(path, "no effective date in the text and none in the file name")
+    alias = fdate if fdate and fdate != version else None
+    lang = "zh" if cjk_share(text) > 0.3 else "en"
+    if version < _MODERN_START:
+        from crkb.sources import legacy
+
+        doc: Document = legacy.parse_document(text, lang=lang, source=path, version=version, alias=alias)
+    else:
+        from crkb.sources import plaintext
+
+        doc = plaintext.parse_document(text, lang=lang, source=path, version=version, alias=alias)
+    if stated and fdate and stated != fdate:
+        doc.warnings.append(f"the text states release {stated}; filed under it ({fdate} kept as alias)")
+    return ParseResult(format=doc.format, documents=[doc], warnings=list(doc.warnings))
+
+
+def read_file(path: str | Path) -> ParseResult:
+    """Parse one file from disk."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise _refuse(str(path), "it is a directory") from None
+    except OSError as e:
+        raise NotARulesDocument(f"{path}: cannot read: {e.strerror or e}") from None
+    return read_bytes(data, str(path))
