@@ -99,7 +99,7 @@ def extract(source: str, text: str, lang: str) -> list[Reference]:
             continue
         item = m.group("item")
         for target in expand(item):
-            refs.append((m.start(), Reference(source, target, item, _clean_title(m.group("t")))))
+            refs.append((m.start(), Reference(source, target, item, _clean_title(m.group("t") or m.group("t2")))))
     refs.sort(key=lambda p: p[0])
     return [r for _, r in refs]
 
