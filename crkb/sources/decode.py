@@ -30,6 +30,18 @@ class NotText(ValueError):
     """The bytes are not a text document (binary, or empty)."""
 
 
+def _is_good_punct(ch: str) -> bool:
+    return ch in _GOOD_PUNCT
+
+
+def _is_latin_letter(ch: str) -> bool:
+    return "\u00c0" <= ch <= "\u00ff" and ch.isalpha()
+
+
+def _is_latin_lower(ch: str) -> bool:
+    return _is_latin_letter(ch) and ch.islower()
+
+
 def _plausibility(text: str) -> int:
     score = 0
     for ch in text:
@@ -44,23 +56,30 @@ def _plausibility(text: str) -> int:
 
 def _decode_single_byte(data: bytes) -> tuple[str, str]:
     """Pick the file's code page by plausibility, then mend in-word bytes one by one."""
-    highs = bytes(sorted({m.group() [0] for m in _HIGH.finditer(data)}))
+    highs = bytes(sorted({m.group()[0] for m in _HIGH.finditer(data)}))
     best = max(_SINGLE_BYTE, key=lambda enc: _plausibility(highs.decode(enc, errors="replace")))
     if not highs:
         return data.decode("ascii"), "ascii"
 
+    order = (best, *(e for e in _SINGLE_BYTE if e != best))
+
     def byte_char(m: re.Match[bytes]) -> str:
         b = m.group()
-        start, end = m.start(), m.end()
-        before = data[start - 1 : start]
-        after = data[end : end + 1]
+        before = data[m.start() - 1 : m.start()]
+        after = data[m.end() : m.end() + 1]
+        cands = [b.decode(enc, errors="replace") for enc in order]
         in_word = before.isalpha() and (after.isalpha() or after in (b" ", b",", b"'", b"-"))
         if in_word:
-            for enc in (best, *_SINGLE_BYTE):
-                ch = b.decode(enc, errors="replace")
-                if "\u00c0" <= ch <= "\u00ff" and ch.islower():
+            if (ch := b.decode("cp1252", errors="replace")) in _GOOD_PUNCT:
+                return ch  # we’re, don’t: the apostrophe is the commonest in-word byte
+            tests = (_is_latin_lower, _is_good_punct)
+        else:
+            tests = (_is_good_punct, _is_latin_letter)
+        for test in tests:
+            for ch in cands:
+                if test(ch):
                     return ch
-        return b.decode(best, errors="replace")
+        return cands[0]
 
     pieces: list[str] = []
     pos = 0

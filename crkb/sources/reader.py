@@ -21,6 +21,9 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _RULE_LINE = re.compile(r"^ ?\d{3}\.\d+[a-z]?\.? ?\S", re.M)
 _MODERN_START = "2009-07-01"
+_PAIRED_LINES = re.compile(r"^(\d{3}\.\d+[a-z]?)\.? .*\n+\1\.? ", re.M)
+# Rulings summaries of the same era share the subject but hold no numbered rules.
+_SUMMARY = re.compile(r"Rulings? Summar|Rules Summary|Rulings are collected", re.I)
 
 
 def cjk_share(text: str) -> float:
@@ -40,8 +43,10 @@ def detect_format(text: str) -> str:
         return "markdown"
     if re.search(r"<(?:html|body|div|p|h[1-6])[\s>]", head, re.I) and len(re.findall(r"<[a-z]+[\s>]", head)) > 20:
         return "html"
+    if len(_PAIRED_LINES.findall(head)) >= 3:  # "900.1. English" then "900.1. 中文": a web copy
+        return "web"
     title = "\n".join(head.split("\n", 40)[:40])
-    official = re.search(r"Comprehensive Rules|COMPREHENSIVE RULES|万智牌完整规则", title)
+    official = re.search(r"Comprehensive\s+Rules|COMPREHENSIVE\s+RULES|万智牌完整规则", title)
     if official and len(_RULE_LINE.findall(head)) >= 50:
         return "txt"
     return "web"
@@ -62,6 +67,8 @@ def read_bytes(data: bytes, path: str) -> ParseResult:
     text = decoded.text
     if max((len(line) for line in text.split("\n")), default=0) > MAX_LINE:
         raise _refuse(path, f"a line longer than {MAX_LINE} characters")
+    if _SUMMARY.search(text[:5000]) and not _RULE_LINE.search(text):
+        raise _refuse(path, "a rulings summary with no numbered rules, not the Comprehensive Rules")
     fmt = detect_format(text)
     fdate = identity.file_date(path)
     result = _dispatch(fmt, text, path, fdate)

@@ -1,0 +1,162 @@
+"""What changed between two versions: every rule added, removed, edited or renumbered."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from crkb.diff.match import cite_free, cited, match_rules
+from crkb.model import Document, Rule
+from crkb.numbers import sort_key
+
+KINDS = ("added", "removed", "changed", "moved", "moved_changed")
+
+
+@dataclass(slots=True)
+class Change:
+    """One rule's change between two versions.
+
+    `kind` is `added`, `removed`, `changed` (same number, new text or examples), `moved` (new
+    number, same text) or `moved_changed`. `refs_only` marks a change that only renumbers the
+    rules it cites, following the renumbering of those rules: reported, never hidden.
+    """
+
+    kind: str
+    old_number: str | None
+    new_number: str | None
+    old_text: str | None
+    new_text: str | None
+    refs_only: bool = False
+    text_changed: bool = False
+    old_examples: list[str] = field(default_factory=list)
+    new_examples: list[str] = field(default_factory=list)
+    examples_changed: bool = False
+    old_title: str | None = None
+    new_title: str | None = None
+
+    @property
+    def title_changed(self) -> bool:
+        """A titled rule (chapter, section, keyword) whose title reads differently."""
+        return self.old_number is not None and self.new_number is not None and (
+            self.old_title != self.new_title
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """The SPEC shape `{kind, old_number, new_number, old_text, new_text}` plus details."""
+        out: dict[str, object] = {
+            "kind": self.kind,
+            "old_number": self.old_number,
+            "new_number": self.new_number,
+            "old_text": self.old_text,
+            "new_text": self.new_text,
+            "refs_only": self.refs_only,
+            "text_changed": self.text_changed,
+            "examples_changed": self.examples_changed,
+            "old_examples": self.old_examples,
+            "new_examples": self.new_examples,
+        }
+        if self.title_changed:
+            out["old_title"] = self.old_title
+            out["new_title"] = self.new_title
+        return out
+
+
+def _compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
+    """`same`, `refs` (only cited numbers differ, each as its rule was renumbered) or `edited`."""
+    if old == new:
+        return "same"
+    if cite_free(old) != cite_free(new):
+        return "edited"
+    for a, b in zip(cited(old), cited(new), strict=True):
+        if a != b and mapping.get(a) != b:
+            return "edited"
+    return "refs"
+
+
+def _compare_examples(old: list[str], new: list[str], mapping: Mapping[str, str]) -> str:
+    if old == new:
+        return "same"
+    if len(old) != len(new):
+        return "edited"
+    states = {_compare_text(a, b, mapping) for a, b in zip(old, new, strict=True)}
+    return "edited" if "edited" in states else "refs"
+
+
+def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
+    """The change between two matched rules, or None when nothing differs."""
+    text = _compare_text(old.text, new.text, mapping)
+    examples = _compare_examples(old.examples, new.examples, mapping)
+    moved = old.number != new.number
+    if text == "same" and examples == "same" and not moved:
+        return None
+    edited = "edited" in (text, examples)
+    if moved:
+        kind = "moved_changed" if edited else "moved"
+    else:
+        kind = "changed"
+    return Change(
+        kind=kind,
+        old_number=old.number,
+        new_number=new.number,
+        old_text=old.text,
+        new_text=new.text,
+        refs_only=not edited and "refs" in (text, examples),
+        text_changed=text != "same",
+        old_examples=list(old.examples),
+        new_examples=list(new.examples),
+        examples_changed=examples != "same",
+        old_title=old.title,
+        new_title=new.title,
+    )
+
+
+def diff_rules(old_rules: list[Rule], new_rules: list[Rule],
+               mapping: Mapping[str, str] | None = None) -> list[Change]:
+    """Changes between two rule lists (a precomputed old → new `mapping` may be passed)."""
+    if mapping is None:
+        mapping = match_rules(old_rules, new_rules)
+    old_map = _first_of_each(old_rules)
+    new_map = _first_of_each(new_rules)
+    changes: list[tuple[tuple, Change]] = []
+    matched_new = set()
+    for o_num, o in old_map.items():
+        n_num = mapping.get(o_num)
+        n = new_map.get(n_num) if n_num is not None else None
+        if n is None:
+            ch = Change("removed", o.number, None, o.text, None, old_examples=list(o.examples),
+                        old_title=o.title)
+            changes.append(((sort_key(o.number), 1), ch))
+            continue
+        matched_new.add(n.number)
+        ch = classify(o, n, mapping)
+        if ch is not None:
+            changes.append(((sort_key(n.number), 0), ch))
+    for n_num, n in new_map.items():
+        if n_num not in matched_new:
+            ch = Change("added", None, n.number, None, n.text, new_examples=list(n.examples),
+                        new_title=n.title)
+            changes.append(((sort_key(n.number), 0), ch))
+    changes.sort(key=lambda p: p[0])
+    return [c for _, c in changes]
+
+
+def diff_documents(old: Document, new: Document) -> list[Change]:
+    """Every change from `old` to `new` (one language), in the new version's rule order."""
+    return diff_rules(old.rules, new.rules)
+
+
+def diff_summary(changes: Iterable[Change]) -> dict[str, int]:
+    """Counts per kind (every kind present, zero when absent), plus `refs_only`."""
+    changes = list(changes)
+    counts = Counter(c.kind for c in changes)
+    out = {k: counts.get(k, 0) for k in KINDS}
+    out["refs_only"] = sum(1 for c in changes if c.refs_only)
+    return out
+
+
+def _first_of_each(rules: list[Rule]) -> dict[str, Rule]:
+    out: dict[str, Rule] = {}
+    for r in rules:
+        out.setdefault(r.number, r)
+    return out

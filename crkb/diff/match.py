@@ -1,0 +1,264 @@
+"""Which rule of one version is which rule of another: content matching as one optimal assignment.
+
+Steps, cheapest first: rules with the same number and the same text are anchors; a text found
+exactly once on each side is an anchor too. Every other rule gets a sparse set of candidates (same
+text, same text up to cited numbers, same number, shared rare words), each scored by text
+similarity plus context — position predicted from the anchors, matched parent, matched neighbours.
+The scores are solved as one maximum-weight assignment per connected group of candidates
+(`scipy.optimize.linear_sum_assignment`), then solved once more with the first answer as context.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from rapidfuzz import fuzz
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from crkb.model import Document, Rule
+
+# A cited rule or section number ("rule 702.7a", "see 510"); renumbering changes only these.
+CITE = re.compile(r"(?<![\d.])\d{3}(?:\.\d+[a-z]{0,2})?(?!\d)")
+_TOKEN = re.compile(r"[a-z0-9]+|§|[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+MIN_SIMILARITY = 0.45  # below this, two texts are different rules whatever their context
+ACCEPT = 0.6  # a pair is worth making when similarity plus context bonuses exceed this
+TOP_CANDIDATES = 8  # fuzzy candidates per rule, taken by shared rare features
+
+
+def cite_free(text: str) -> str:
+    """The text with every cited number replaced by `§`: equal when only citations changed."""
+    return CITE.sub("§", text)
+
+
+def cited(text: str) -> list[str]:
+    """The rule and section numbers a text cites, in order."""
+    return CITE.findall(text)
+
+
+def comparable(text: str) -> str:
+    """Lower-case tokens of the citation-free text, for similarity (Chinese one char a token)."""
+    toks = _TOKEN.findall(cite_free(text).lower())
+    return " ".join(toks)
+
+
+def similarity(a: str, b: str) -> float:
+    """0..1 similarity of two rule texts, ignoring case, punctuation and cited numbers."""
+    return _ratio(comparable(a), comparable(b))
+
+
+def _ratio(a: str, b: str) -> float:
+    """Indel similarity over tokens (words; characters for Chinese), 0..1."""
+    return fuzz.ratio(a.split(" "), b.split(" ")) / 100.0
+
+
+def _features(comp: str) -> set[str]:
+    """Index features: words for English, character pairs for Chinese."""
+    toks = comp.split(" ")
+    if _CJK.search(comp):
+        chars = [t for t in toks if t]
+        return {a + b for a, b in zip(chars, chars[1:], strict=False)} | set(chars)
+    return set(toks)
+
+
+@dataclass(slots=True)
+class _Side:
+    """One version's rules in document order, with what matching needs of them."""
+
+    rules: list[Rule]
+    index: dict[str, int] = field(default_factory=dict)
+    comp: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, rules: Sequence[Rule]) -> _Side:
+        seen: dict[str, int] = {}
+        kept: list[Rule] = []
+        for r in rules:  # a doubled number: the first one wins, as in Document.rule_map
+            if r.number not in seen:
+                seen[r.number] = len(kept)
+                kept.append(r)
+        return cls(kept, seen, [""] * len(kept))
+
+    def comparable(self, i: int) -> str:
+        if not self.comp[i]:
+            self.comp[i] = comparable(self.rules[i].text) or "\x00"
+        return self.comp[i]
+
+
+def _anchor(old: _Side, new: _Side) -> dict[int, int]:
+    """Same number and same text; then texts that occur exactly once among the rest on each side."""
+    pairs: dict[int, int] = {}
+    for i, r in enumerate(old.rules):
+        j = new.index.get(r.number)
+        if j is not None and new.rules[j].text == r.text:
+            pairs[i] = j
+    taken = set(pairs.values())
+    by_text_old: dict[str, list[int]] = defaultdict(list)
+    by_text_new: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(old.rules):
+        if i not in pairs:
+            by_text_old[r.text].append(i)
+    for j, r in enumerate(new.rules):
+        if j not in taken:
+            by_text_new[r.text].append(j)
+    for text, olds in by_text_old.items():
+        news = by_text_new.get(text)
+        if len(olds) == 1 and news and len(news) == 1:
+            pairs[olds[0]] = news[0]
+    return pairs
+
+
+def _candidates(old: _Side, new: _Side, rows: list[int], cols: list[int]) -> dict[int, set[int]]:
+    """A sparse candidate set: exact and citation-free equal texts, same number, rare features."""
+    cand: dict[int, set[int]] = defaultdict(set)
+    by_text: dict[str, list[int]] = defaultdict(list)
+    by_free: dict[str, list[int]] = defaultdict(list)
+    postings: dict[str, list[int]] = defaultdict(list)
+    colset = set(cols)
+    for j in cols:
+        by_text[new.rules[j].text].append(j)
+        by_free[new.comparable(j)].append(j)
+        for f in _features(new.comparable(j)):
+            postings[f].append(j)
+    n = max(1, len(cols))
+    cap = max(30, n // 4)
+    idf = {f: math.log(1 + n / len(p)) for f, p in postings.items() if len(p) <= cap}
+    for i in rows:
+        r = old.rules[i]
+        cand[i].update(by_text.get(r.text, ()))
+        cand[i].update(by_free.get(old.comparable(i), ()))
+        j = new.index.get(r.number)
+        if j is not None and j in colset:
+            cand[i].add(j)
+        acc: Counter[int] = Counter()
+        for f in _features(old.comparable(i)):
+            w = idf.get(f)
+            if w is not None:
+                for j in postings[f]:
+                    acc[j] += w
+        cand[i].update(j for j, _ in acc.most_common(TOP_CANDIDATES))
+    return cand
+
+
+def _predict(anchors: list[tuple[int, int]], i: int) -> float:
+    """Where old position `i` should land in the new version, from the nearest anchors."""
+    if not anchors:
+        return float(i)
+    k = bisect_right(anchors, (i, math.inf))
+    if k == 0:
+        a, b = anchors[0]
+        return b - (a - i)
+    a, b = anchors[k - 1]
+    return b + (i - a)
+
+
+def _score(old: _Side, new: _Side, i: int, j: int, ctx: dict[int, int], sim: float,
+           pred: float) -> float:
+    """Similarity plus context: predicted position, matched parent and neighbours, number, kind."""
+    o, n = old.rules[i], new.rules[j]
+    s = sim + 0.15 * max(0.0, 1.0 - abs(pred - j) / 25.0)
+    if o.parent is not None and n.parent is not None:
+        pi, pj = old.index.get(o.parent), new.index.get(n.parent)
+        if pi is not None and pj is not None and ctx.get(pi) == pj:
+            s += 0.1
+    if i > 0 and j > 0 and ctx.get(i - 1) == j - 1:
+        s += 0.05
+    if ctx.get(i + 1) == j + 1:
+        s += 0.05
+    if o.number == n.number:
+        s += 0.05
+    if o.kind != n.kind:
+        s -= 0.1
+    return s
+
+
+def _assign(weights: dict[tuple[int, int], float]) -> dict[int, int]:
+    """Maximum-weight assignment over a sparse weight set, one dense solve per connected group."""
+    if not weights:
+        return {}
+    rows = sorted({i for i, _ in weights})
+    cols = sorted({j for _, j in weights})
+    ri = {r: k for k, r in enumerate(rows)}
+    ci = {c: k for k, c in enumerate(cols)}
+    nr = len(rows)
+    a = np.fromiter((ri[i] for i, _ in weights), dtype=np.int64, count=len(weights))
+    b = np.fromiter((nr + ci[j] for _, j in weights), dtype=np.int64, count=len(weights))
+    size = nr + len(cols)
+    graph = coo_matrix((np.ones(len(a)), (a, b)), shape=(size, size))
+    _, label = connected_components(graph, directed=False)
+    groups: dict[int, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+    for k, r in enumerate(rows):
+        groups[label[k]][0].append(r)
+    for k, c in enumerate(cols):
+        groups[label[nr + k]][1].append(c)
+    out: dict[int, int] = {}
+    for grows, gcols in groups.values():
+        if len(grows) == 1 and len(gcols) == 1:
+            out[grows[0]] = gcols[0]
+            continue
+        m = np.zeros((len(grows), len(gcols)))
+        gci = {c: k for k, c in enumerate(gcols)}
+        for x, i in enumerate(grows):
+            for c in gcols:
+                w = weights.get((i, c))
+                if w is not None:
+                    m[x, gci[c]] = w
+        rr, cc = linear_sum_assignment(m, maximize=True)
+        for x, y in zip(rr, cc, strict=True):
+            if m[x, y] > 0:
+                out[grows[x]] = gcols[y]
+    return out
+
+
+def match_rules(old_rules: Sequence[Rule], new_rules: Sequence[Rule]) -> dict[str, str]:
+    """Old rule number → new rule number for every rule found in both versions."""
+    old, new = _Side.of(old_rules), _Side.of(new_rules)
+    pairs = _anchor(old, new)
+    taken = set(pairs.values())
+    rows = [i for i in range(len(old.rules)) if i not in pairs]
+    cols = [j for j in range(len(new.rules)) if j not in taken]
+    if rows and cols:
+        pairs.update(_solve(old, new, pairs, rows, cols))
+    return {old.rules[i].number: new.rules[j].number for i, j in sorted(pairs.items())}
+
+
+def _solve(old: _Side, new: _Side, anchors: dict[int, int], rows: list[int],
+           cols: list[int]) -> dict[int, int]:
+    cand = _candidates(old, new, rows, cols)
+    anchor_list = sorted(anchors.items())
+    sims: dict[tuple[int, int], float] = {}
+    for i, js in cand.items():
+        ci = old.comparable(i)
+        for j in js:
+            if old.rules[i].text == new.rules[j].text:
+                sim = 1.0
+            else:
+                cj = new.comparable(j)
+                sim = 0.98 if ci == cj else _ratio(ci, cj) * 0.97
+            if sim >= MIN_SIMILARITY:
+                sims[(i, j)] = sim
+    preds = {i: _predict(anchor_list, i) for i in rows}
+    found: dict[int, int] = {}
+    for _round in range(2):
+        ctx = {**anchors, **found}
+        weights = {}
+        for (i, j), sim in sims.items():
+            w = _score(old, new, i, j, ctx, sim, preds[i]) - ACCEPT
+            if w > 0:
+                weights[(i, j)] = w
+        found = _assign(weights)
+    return found
+
+
+def match_documents(old: Document, new: Document) -> dict[str, str]:
+    """Old rule number → new rule number between two versions of one language."""
+    return match_rules(old.rules, new.rules)

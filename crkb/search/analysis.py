@@ -1,0 +1,189 @@
+"""Text → index terms, one way for both the index and the query, English and Chinese."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+
+from whoosh.analysis import (
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+    Token,
+    Tokenizer,
+)
+from whoosh.lang.porter import stem as _porter
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+# Short function words that only add noise to rule search (a smaller list than Whoosh's:
+# "not", "can", "may", "all", "each" change a rule's meaning and stay searchable).
+STOP_WORDS = frozenset(
+    "a an and are as at be by for from if in is it of on or that the this to with its".split()
+)
+ALT = "\x1f"  # joins tokens that share one position in a pre-tokenized field
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text holds Chinese characters."""
+    return bool(_CJK.search(text))
+
+
+def english_analyzer():
+    """The English analyzer of the index: words, lowercase, stop words out, Porter stems."""
+    return (
+        RegexTokenizer(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+        | LowercaseFilter()
+        | StopFilter(stoplist=STOP_WORDS, minsize=1)
+        | StemFilter(cachesize=50000)
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The index's stem of one lowercase word."""
+    return _porter(word)
+
+
+def english_words(text: str) -> list[str]:
+    """Lowercase words of a text, in order, stop words kept."""
+    return [m.group(0).lower() for m in _WORD.finditer(text)]
+
+
+def english_terms(text: str) -> list[str]:
+    """Index terms of a text as the English analyzer makes them."""
+    return [stem(w) for w in english_words(text) if w not in STOP_WORDS]
+
+
+def english_key(text: str) -> str:
+    """A phrase reduced to its stems, for matching a query against glossary terms and titles."""
+    return " ".join(english_terms(text.replace("-", " ")))
+
+
+class PreTokenized(Tokenizer):
+    """Reads text already cut into terms: space between positions, ALT between same-position terms.
+
+    Used for Chinese fields, so the index holds exactly what the jieba-based cutter produced
+    and the schema needs no jieba (it is pickled into the index).
+    """
+
+    def __call__(
+        self,
+        value,
+        positions=False,
+        chars=False,
+        keeporiginal=False,
+        removestops=True,
+        start_pos=0,
+        start_char=0,
+        mode="",
+        **kwargs,
+    ) -> Iterator[Token]:
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        pos = start_pos
+        for group in value.split(" "):
+            if not group:
+                pos += 1  # an empty group is a gap: phrases do not run across it
+                continue
+            for term in group.split(ALT):
+                t.text = term
+                t.boost = 1.0
+                t.stopped = False
+                if keeporiginal:
+                    t.original = term
+                if positions:
+                    t.pos = pos
+                if chars:
+                    t.startchar = t.endchar = start_char
+                yield t
+            pos += 1
+
+
+def encode_groups(groups: Iterable[list[str]]) -> str:
+    """Positions (each a list of terms, first the main one) → the PreTokenized text form."""
+    return " ".join(ALT.join(g) for g in groups)
+
+
+def bigrams(text: str) -> list[str]:
+    """Chinese character bigrams of each run of Chinese characters, a gap between runs."""
+    out: list[str] = []
+    for m in _CJK_RUN.finditer(text):
+        run = m.group(0)
+        if out:
+            out.append("")
+        if len(run) == 1:
+            out.append(run)
+        else:
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return out
+
+
+def dictionary_words(terms: dict[str, str], zh_glossary_terms: Iterable[str]) -> list[str]:
+    """The game-term user dictionary: Chinese terms of the term map and of the zh glossaries."""
+    words = set()
+    for z in list(terms.values()) + list(zh_glossary_terms):
+        for part in re.split(r"[\s/／、，,（）()]+", z):
+            part = part.strip()
+            if len(part) >= 2 and has_cjk(part) and len(part) <= 20:
+                words.add(part)
+    return sorted(words)
+
+
+def dictionary_hash(words: list[str], jieba_version: str) -> str:
+    """A fingerprint of the dictionary an index was built with."""
+    h = hashlib.sha256(jieba_version.encode())
+    for w in words:
+        h.update(b"\n" + w.encode())
+    return h.hexdigest()[:16]
+
+
+class ChineseCutter:
+    """jieba in precise mode with the game terms, plus dictionary sub-words of long words.
+
+    A sub-word shares the position of the word that holds it, so `延迟触发式异能` also finds
+    `触发式异能` and phrase positions stay those of precise mode.
+    """
+
+    def __init__(self, words: list[str]) -> None:
+        import logging
+
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+        self.tk = jieba.Tokenizer()
+        self.tk.initialize()
+        self.game = frozenset(words)
+        for w in words:
+            self.tk.add_word(w, freq=max(10000, self.tk.suggest_freq(w, tune=False)))
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one cutter per process, queries repeat
+    def cut(self, text: str) -> tuple[str, ...]:
+        """Precise-mode words (lowercase), without spaces and punctuation."""
+        return tuple(
+            w.lower() for w in self.tk.cut(text, HMM=False) if w.strip() and _is_word(w)
+        )
+
+    def subwords(self, word: str) -> list[str]:
+        """Dictionary words inside a longer word (search-mode style), longest first."""
+        if len(word) < 3 or not has_cjk(word):
+            return []
+        freq = self.tk.FREQ
+        out = []
+        for n in range(len(word) - 1, 1, -1):
+            for i in range(len(word) - n + 1):
+                s = word[i : i + n]
+                if s in self.game or freq.get(s):
+                    out.append(s)
+        return out
+
+    def groups(self, text: str) -> list[list[str]]:
+        """Index positions for a text: each word with its sub-words."""
+        return [[w, *self.subwords(w)] for w in self.cut(text)]
+
+
+def _is_word(w: str) -> bool:
+    return bool(re.search(r"\w", w))

@@ -1,0 +1,245 @@
+"""Builds the search index: every rule text once, with the versions it belongs to.
+
+Many releases share most of their text, so a rule is indexed once per distinct
+(language, number, title, text, examples, other-language text) and a side file (`meta.json`)
+records, per indexed record, the versions it belongs to; the engine turns those into per-version
+document sets. The same side file records the Chinese user dictionary, the glossary and title
+lookups, and the English vocabulary for spelling suggestions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from crkb.model import Document
+from crkb.search import analysis
+
+META = "meta.json"
+USERDICT = "userdict.txt"
+FORMAT = 1
+
+_SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
+_SEE_ZH = re.compile(r"^参见(.+?)。?$")
+
+
+def schema():
+    """The Whoosh schema: stored display fields, English and Chinese search fields."""
+    from whoosh import fields
+
+    en = analysis.english_analyzer()
+    pre = analysis.PreTokenized()
+    return fields.Schema(
+        rid=fields.STORED(),
+        lang=fields.STORED(),
+        number=fields.STORED(),
+        title=fields.STORED(),
+        text=fields.STORED(),
+        other=fields.STORED(),
+        cur=fields.STORED(),
+        body=fields.TEXT(analyzer=en, phrase=True),
+        etitle=fields.TEXT(analyzer=en, phrase=False, field_boost=1.5),
+        ex=fields.TEXT(analyzer=en, phrase=False, field_boost=0.3),
+        zw=fields.TEXT(analyzer=pre, phrase=True),
+        zt=fields.TEXT(analyzer=pre, phrase=False, field_boost=1.5),
+        zex=fields.TEXT(analyzer=pre, phrase=False, field_boost=0.3),
+        zbi=fields.TEXT(analyzer=pre, phrase=True),
+    )
+
+
+def pick_documents(docs: Iterable[Document]) -> dict[tuple[str, str], Document]:
+    """One document per (lang, version): the fullest when a release was filed twice."""
+    out: dict[tuple[str, str], Document] = {}
+    for d in docs:
+        if d.lang not in ("en", "zh"):
+            continue
+        key = (d.lang, d.version)
+        if key not in out or len(d.rules) > len(out[key].rules):
+            out[key] = d
+    return out
+
+
+def ranges(ordinals: list[int]) -> list[list[int]]:
+    """Sorted ordinals → inclusive runs: [1,2,3,7] → [[1,3],[7,7]]."""
+    out: list[list[int]] = []
+    for o in sorted(set(ordinals)):
+        if out and o == out[-1][1] + 1:
+            out[-1][1] = o
+        else:
+            out.append([o, o])
+    return out
+
+
+def _term_key(lang: str, term: str) -> str:
+    if lang == "en":
+        return analysis.english_key(term)
+    return re.sub(r"\s+", "", term)
+
+
+def _glossary_targets(doc: Document) -> dict[str, list[str]]:
+    """Glossary term key → rule numbers it refers to (following one `See <term>.` hop)."""
+    direct: dict[str, list[str]] = defaultdict(list)
+    for ref in doc.references:
+        if ref.source.startswith("glossary:") and not ref.dangling:
+            term = ref.source[len("glossary:") :]
+            if ref.target not in direct[term]:
+                direct[term].append(ref.target)
+    by_key: dict[str, list[str]] = {}
+    see: dict[str, str] = {}
+    for g in doc.glossary:
+        from crkb.graph.terms import split_variants
+
+        m = (_SEE_EN if doc.lang == "en" else _SEE_ZH).match(g.text.strip())
+        for variant in split_variants(g.term):
+            key = _term_key(doc.lang, variant)
+            if not key:
+                continue
+            if direct.get(g.term):
+                by_key.setdefault(key, direct[g.term])
+            elif m:
+                see[key] = _term_key(doc.lang, m.group(1).strip("“”\"「」 "))
+    for key, other in see.items():
+        if other in by_key:
+            by_key.setdefault(key, by_key[other])
+    return by_key
+
+
+def _title_targets(doc: Document) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for r in doc.rules:
+        if r.title:
+            key = _term_key(doc.lang, r.title)
+            if key:
+                out.setdefault(key, []).append(r.number)
+    return out
+
+
+def _moves_from_titles(docs: dict[tuple[str, str], Document]) -> dict[tuple[str, str], str]:
+    """(version, number) → newest English number, for titled rules renumbered since."""
+    en_versions = sorted(v for lang, v in docs if lang == "en")
+    if not en_versions:
+        return {}
+    newest = {r.title: r.number for r in docs[("en", en_versions[-1])].rules if r.title}
+    out = {}
+    for lang, v in docs:
+        if lang != "en":
+            continue
+        for r in docs[(lang, v)].rules:
+            cur = newest.get(r.title) if r.title else None
+            if cur and cur != r.number:
+                out[(v, r.number)] = cur
+    return out
+
+
+def build_index(
+    index_dir: Path,
+    docs: list[Document],
+    terms: dict[str, str],
+    moves: dict[tuple[str, str], str] | None = None,
+) -> None:
+    """Write a Whoosh index of every rule of every version into `index_dir` (replacing it)."""
+    from whoosh import index as windex
+
+    picked = pick_documents(docs)
+    versions = {
+        lang: sorted(v for lg, v in picked if lg == lang) for lang in ("en", "zh")
+    }
+    ordinal = {(lang, v): i for lang, vs in versions.items() for i, v in enumerate(vs)}
+    if moves is None:
+        moves = _moves_from_titles(picked)
+    zh_glossary = [g.term for (lang, _v), d in picked.items() if lang == "zh" for g in d.glossary]
+    words = analysis.dictionary_words(terms, zh_glossary)
+
+    records: dict[tuple, list[int]] = {}
+    gloss: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
+    titles: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
+    aliases: dict[str, str] = {}
+    vocab: Counter[str] = Counter()
+    for (lang, v), doc in sorted(picked.items()):
+        if doc.alias:
+            aliases[doc.alias] = v
+        o = ordinal[(lang, v)]
+        twin = picked.get(("zh" if lang == "en" else "en", v))
+        other = twin.rule_map() if twin else {}
+        for r in doc.rules:
+            tw = other.get(r.number)
+            cur = moves.get((v, r.number)) if lang == "zh" else None
+            key = (lang, r.number, r.title, r.text, tuple(r.examples), tw.text if tw else None, cur)
+            records.setdefault(key, []).append(o)
+        for k, t in _glossary_targets(doc).items():
+            gloss[lang].setdefault((k, tuple(t)), []).append(o)
+        for k, t in _title_targets(doc).items():
+            titles[lang].setdefault((k, tuple(t)), []).append(o)
+
+    for lang, number, title, text, _ex, _o, _c in records:
+        if lang == "en":
+            vocab.update(w for w in analysis.english_words(text) if w.isalpha() and len(w) > 2)
+
+    tmp = Path(str(index_dir) + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    cutter = analysis.ChineseCutter(words) if any(k[0] == "zh" for k in records) else None
+    ix = windex.create_in(str(tmp), schema())
+    writer = ix.writer(limitmb=256)
+    meta_records = []
+    for rid, (key, ords) in enumerate(records.items()):
+        lang, number, title, text, examples, other_text, cur = key
+        fields = {
+            "rid": rid,
+            "lang": lang,
+            "number": number,
+            "title": title,
+            "text": text,
+            "other": other_text,
+            "cur": cur,
+        }
+        if lang == "en":
+            fields["body"] = text
+            if title:
+                fields["etitle"] = title
+            if examples:
+                fields["ex"] = "\n".join(examples)
+        elif cutter is not None:
+            fields["zw"] = analysis.encode_groups(cutter.groups(text))
+            fields["zbi"] = " ".join(analysis.bigrams(text))
+            if title:
+                fields["zt"] = analysis.encode_groups(cutter.groups(title))
+            if examples:
+                fields["zex"] = analysis.encode_groups(cutter.groups("\n".join(examples)))
+        writer.add_document(**fields)
+        meta_records.append([lang, number, ranges(ords)])
+    writer.commit()
+
+    import jieba
+
+    meta = {
+        "format": FORMAT,
+        "versions": versions,
+        "aliases": aliases,
+        "dictionary": analysis.dictionary_hash(words, jieba.__version__),
+        "records": meta_records,
+        "glossary": {
+            lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in gloss.items()
+        },
+        "titles": {
+            lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
+        },
+        "terms": {z: analysis.english_key(e) for e, z in terms.items()},
+        "vocab": {w: c for w, c in vocab.items() if c >= 1},
+    }
+    (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")
+    (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+    index_dir = Path(index_dir)
+    old = Path(str(index_dir) + ".old")
+    if old.exists():
+        shutil.rmtree(old)
+    if index_dir.exists():
+        index_dir.rename(old)
+    tmp.rename(index_dir)
+    if old.exists():
+        shutil.rmtree(old)

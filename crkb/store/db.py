@@ -1,0 +1,285 @@
+"""Reading and writing the store: Documents in, Documents (and cheap lookups) out."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from crkb import __version__
+from crkb.errors import NotFound, StoreError
+from crkb.model import Document, GlossaryEntry, Reference, Rule
+from crkb.store.schema import SCHEMA, SCHEMA_VERSION
+
+DB_NAME = "crkb.sqlite"
+
+
+@dataclass(slots=True)
+class VersionInfo:
+    """One row of `crkb versions`."""
+
+    id: str
+    aliases: list[str]
+    title: str
+    flags: dict
+    langs: list[str]
+    sources: list[str]
+    counts: dict[str, dict[str, int]]
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "aliases": self.aliases,
+            "langs": self.langs,
+            "title": self.title,
+            "sources": self.sources,
+            "counts": self.counts,
+            "flags": self.flags,
+        }
+
+
+def create(path: Path) -> sqlite3.Connection:
+    """A new, empty store at `path` (which must not exist)."""
+    conn = sqlite3.connect(path)
+    conn.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+    conn.executescript(SCHEMA)
+    conn.executemany(
+        "INSERT INTO meta VALUES (?, ?)",
+        [("schema", SCHEMA_VERSION), ("crkb", __version__)],
+    )
+    return conn
+
+
+def write_version(conn: sqlite3.Connection, vid: str, aliases: list[str], title: str, flags: dict) -> None:
+    conn.execute(
+        "INSERT INTO versions VALUES (?, ?, ?, ?)",
+        (vid, json.dumps(sorted(aliases)), title, json.dumps(flags, ensure_ascii=False)),
+    )
+
+
+def write_document(conn: sqlite3.Connection, doc: Document, sources: list[str]) -> int:
+    """Insert one document with its rules, glossary and references; returns its id."""
+    flags = {k: v for k, v in doc.flags.items()}
+    cur = conn.execute(
+        "INSERT INTO documents (version, lang, format, sources, title, intro, contents, credits,"
+        " warnings, flags, counts) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            doc.version,
+            doc.lang,
+            doc.format,
+            json.dumps(sources, ensure_ascii=False),
+            doc.title,
+            doc.intro,
+            doc.contents,
+            doc.credits,
+            json.dumps(doc.warnings, ensure_ascii=False),
+            json.dumps(flags, ensure_ascii=False),
+            json.dumps(doc.counts()),
+        ),
+    )
+    doc_id = int(cur.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO rules VALUES (?,?,?,?,?,?,?,?,?)",
+        (
+            (doc_id, i, r.number, r.kind, r.title, r.text, r.parent,
+             json.dumps(r.examples, ensure_ascii=False), r.line)
+            for i, r in enumerate(doc.rules)
+        ),
+    )
+    conn.executemany(
+        "INSERT INTO glossary VALUES (?,?,?,?)",
+        ((doc_id, i, g.term, g.text) for i, g in enumerate(doc.glossary)),
+    )
+    conn.executemany(
+        "INSERT INTO refs VALUES (?,?,?,?,?,?,?)",
+        (
+            (doc_id, r.source, r.target, r.raw, r.title, int(r.dangling), int(r.stale))
+            for r in doc.references
+        ),
+    )
+    return doc_id
+
+
+def write_skipped(conn: sqlite3.Connection, skipped: Iterable[tuple[str, str]]) -> None:
+    conn.executemany("INSERT INTO skipped VALUES (?, ?)", list(skipped))
+
+
+def put_derived(conn: sqlite3.Connection, key: str, value: object) -> None:
+    """Store a derived JSON value (diffs, dictionaries) under a key."""
+    conn.execute(
+        "INSERT OR REPLACE INTO derived VALUES (?, ?)",
+        (key, json.dumps(value, ensure_ascii=False)),
+    )
+
+
+class Store:
+    """Read access to one build's SQLite file. Cheap to open; safe to share within a thread."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        if not path.exists():
+            raise StoreError(f"{path}: no store here; run `crkb build` first")
+        try:
+            self.conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True,
+                                        check_same_thread=False)
+            meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{path}: damaged store ({e}); run `crkb build` to rebuild it") from None
+        if meta.get("schema") != SCHEMA_VERSION:
+            raise StoreError(
+                f"{path}: built by another version of crkb (schema {meta.get('schema')!r}, this crkb"
+                f" reads {SCHEMA_VERSION!r}); run `crkb build` to rebuild it"
+            )
+        self.meta = meta
+        self._aliases: dict[str, str] | None = None
+        self._docs: dict[tuple[str, str], Document] = {}
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # versions -----------------------------------------------------------------------------
+    def versions(self) -> list[VersionInfo]:
+        """Every version, oldest first."""
+        out = []
+        docs: dict[str, list[tuple]] = {}
+        for row in self.conn.execute("SELECT version, lang, sources, counts FROM documents ORDER BY lang"):
+            docs.setdefault(row[0], []).append(row)
+        for vid, aliases, title, flags in self.conn.execute(
+            "SELECT id, aliases, title, flags FROM versions ORDER BY id"
+        ):
+            rows = docs.get(vid, [])
+            sources = [s for r in rows for s in json.loads(r[2])]
+            out.append(
+                VersionInfo(
+                    id=vid,
+                    aliases=json.loads(aliases),
+                    title=title,
+                    flags=json.loads(flags),
+                    langs=[r[1] for r in rows],
+                    sources=sources,
+                    counts={r[1]: json.loads(r[3]) for r in rows},
+                )
+            )
+        return out
+
+    def version_ids(self, lang: str | None = None) -> list[str]:
+        """Version ids (oldest first), optionally only those with a document in `lang`."""
+        if lang:
+            q = "SELECT version FROM documents WHERE lang=? ORDER BY version"
+            return [r[0] for r in self.conn.execute(q, (lang,))]
+        return [r[0] for r in self.conn.execute("SELECT id FROM versions ORDER BY id")]
+
+    def resolve_version(self, name: str | None, lang: str | None = None) -> str:
+        """An id, an alias or `latest` (for `lang`, when given) → the version id."""
+        ids = self.version_ids(lang)
+        if not ids:
+            raise NotFound(f"no versions{' in ' + lang if lang else ''} in the store")
+        if name in (None, "", "latest"):
+            return ids[-1]
+        if self._aliases is None:
+            self._aliases = {}
+            for vid, aliases in self.conn.execute("SELECT id, aliases FROM versions"):
+                self._aliases[vid] = vid
+                for a in json.loads(aliases):
+                    self._aliases.setdefault(a, vid)
+        vid = self._aliases.get(name.strip())
+        if vid is None:
+            raise NotFound(f"unknown version {name!r}; `crkb versions` lists them")
+        if lang and vid not in ids:
+            raise NotFound(f"version {vid} has no {lang} text")
+        return vid
+
+    # documents ----------------------------------------------------------------------------
+    def doc_id(self, version: str, lang: str) -> int | None:
+        row = self.conn.execute(
+            "SELECT id FROM documents WHERE version=? AND lang=?", (version, lang)
+        ).fetchone()
+        return row[0] if row else None
+
+    def document(self, version: str, lang: str) -> Document:
+        """The whole Document of a version and language (cached)."""
+        key = (version, lang)
+        if key in self._docs:
+            return self._docs[key]
+        row = self.conn.execute(
+            "SELECT id, format, sources, title, intro, contents, credits, warnings, flags"
+            " FROM documents WHERE version=? AND lang=?",
+            key,
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no {lang} text of version {version}")
+        did = row[0]
+        sources = json.loads(row[2])
+        doc = Document(
+            lang=lang, version=version, source=sources[0] if sources else "", format=row[1],
+            title=row[3], intro=row[4], contents=row[5], credits=row[6],
+            warnings=json.loads(row[7]), flags=json.loads(row[8]),
+        )
+        doc.rules = [
+            Rule(n, k, t, title, json.loads(ex), parent, line)
+            for n, k, title, t, parent, ex, line in self.conn.execute(
+                "SELECT number, kind, title, text, parent, examples, line FROM rules"
+                " WHERE doc=? ORDER BY ord", (did,)
+            )
+        ]
+        doc.glossary = [
+            GlossaryEntry(t, x)
+            for t, x in self.conn.execute("SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (did,))
+        ]
+        doc.references = [
+            Reference(s, t, raw, title, bool(d), bool(st))
+            for s, t, raw, title, d, st in self.conn.execute(
+                "SELECT source, target, raw, title, dangling, stale FROM refs WHERE doc=?", (did,)
+            )
+        ]
+        self._docs[key] = doc
+        return doc
+
+    def rule(self, version: str, lang: str, number: str) -> Rule | None:
+        """One rule without loading the whole document."""
+        did = self.doc_id(version, lang)
+        if did is None:
+            return None
+        row = self.conn.execute(
+            "SELECT number, kind, title, text, parent, examples, line FROM rules"
+            " WHERE doc=? AND number=? ORDER BY ord LIMIT 1",
+            (did, number),
+        ).fetchone()
+        if row is None:
+            return None
+        n, k, title, t, parent, ex, line = row
+        return Rule(n, k, t, title, json.loads(ex), parent, line)
+
+    def children(self, version: str, lang: str, number: str) -> list[Rule]:
+        did = self.doc_id(version, lang)
+        rows = self.conn.execute(
+            "SELECT number, kind, title, text, parent, examples, line FROM rules"
+            " WHERE doc=? AND parent=? ORDER BY ord",
+            (did, number),
+        )
+        return [Rule(n, k, t, title, json.loads(ex), p, line) for n, k, title, t, p, ex, line in rows]
+
+    def references_from(self, version: str, lang: str, number: str) -> list[Reference]:
+        did = self.doc_id(version, lang)
+        rows = self.conn.execute(
+            "SELECT source, target, raw, title, dangling, stale FROM refs WHERE doc=? AND source=?",
+            (did, number),
+        )
+        return [Reference(s, t, r, ti, bool(d), bool(st)) for s, t, r, ti, d, st in rows]
+
+    def references_to(self, version: str, lang: str, number: str) -> list[Reference]:
+        did = self.doc_id(version, lang)
+        rows = self.conn.execute(
+            "SELECT source, target, raw, title, dangling, stale FROM refs WHERE doc=? AND target=?",
+            (did, number),
+        )
+        return [Reference(s, t, r, ti, bool(d), bool(st)) for s, t, r, ti, d, st in rows]
+
+    def derived(self, key: str) -> object | None:
+        row = self.conn.execute("SELECT value FROM derived WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def skipped(self) -> list[tuple[str, str]]:
+        return [tuple(r) for r in self.conn.execute("SELECT path, reason FROM skipped")]

@@ -1,0 +1,76 @@
+"""Where a build lives, and the atomic switch from one build to the next.
+
+`DATA/current` is a symlink to `DATA/builds/<id>/`. A build writes a new directory, then renames a
+fresh symlink over `current` — one atomic step — so readers see the old build or the new one, never
+a half-written one. Readers notice the switch by reading the link (a single cheap syscall).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+from crkb.errors import StoreError
+
+KEEP_OLD_BUILDS = 1
+
+
+def current_build(data: Path) -> Path:
+    """The directory of the build being served; StoreError if there is none."""
+    link = data / "current"
+    try:
+        target = os.readlink(link)
+    except FileNotFoundError:
+        raise StoreError(f"{data}: no build yet; run `crkb build`") from None
+    except OSError as e:
+        raise StoreError(f"{link}: not a build link ({e}); run `crkb build`") from None
+    return (data / target).resolve() if not os.path.isabs(target) else Path(target)
+
+
+def current_id(data: Path) -> str | None:
+    """The current build's id, or None; cheap enough to call on every request."""
+    try:
+        return os.readlink(data / "current")
+    except OSError:
+        return None
+
+
+def new_build_dir(data: Path) -> Path:
+    """A fresh, empty directory for a build in progress."""
+    builds = data / "builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.monotonic_ns() % 100000}"
+    path = builds / f".tmp-{stamp}"
+    path.mkdir()
+    return path
+
+
+def publish(data: Path, tmp: Path) -> Path:
+    """Make a finished build current in one atomic rename; prune builds older than the last."""
+    final = tmp.with_name(tmp.name.removeprefix(".tmp-"))
+    tmp.rename(final)
+    link_tmp = data / f".current-{os.getpid()}"
+    if link_tmp.is_symlink() or link_tmp.exists():
+        link_tmp.unlink()
+    os.symlink(os.path.join("builds", final.name), link_tmp)
+    os.replace(link_tmp, data / "current")
+    _prune(data, keep=final)
+    return final
+
+
+def discard(tmp: Path) -> None:
+    """Remove a failed build's directory; the current build is untouched."""
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _prune(data: Path, keep: Path) -> None:
+    builds = sorted(
+        (p for p in (data / "builds").iterdir() if p.is_dir() and p != keep),
+        key=lambda p: p.stat().st_mtime,
+    )
+    stale_tmp = [p for p in builds if p.name.startswith(".tmp-") and time.time() - p.stat().st_mtime > 3600]
+    finished = [p for p in builds if not p.name.startswith(".tmp-")]
+    for p in finished[: max(0, len(finished) - KEEP_OLD_BUILDS)] + stale_tmp:
+        shutil.rmtree(p, ignore_errors=True)
