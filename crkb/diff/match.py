@@ -13,14 +13,14 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz import fuzz
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
+from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from crkb.model import Document, Rule
@@ -71,30 +71,37 @@ def _features(comp: str) -> set[str]:
 
 
 @dataclass(slots=True)
-class _Side:
-    """One version's rules in document order, with what matching needs of them."""
+class Side:
+    """One version's rules in document order, with what matching needs of them (cached)."""
 
     rules: list[Rule]
     index: dict[str, int] = field(default_factory=dict)
     comp: list[str] = field(default_factory=list)
+    toks: list[list[str]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, rules: Sequence[Rule]) -> _Side:
+    def of(cls, rules: Sequence[Rule]) -> Side:
         seen: dict[str, int] = {}
         kept: list[Rule] = []
         for r in rules:  # a doubled number: the first one wins, as in Document.rule_map
             if r.number not in seen:
                 seen[r.number] = len(kept)
                 kept.append(r)
-        return cls(kept, seen, [""] * len(kept))
+        return cls(kept, seen, [""] * len(kept), [[] for _ in kept])
 
     def comparable(self, i: int) -> str:
         if not self.comp[i]:
             self.comp[i] = comparable(self.rules[i].text) or "\x00"
+            self.toks[i] = self.comp[i].split(" ")
         return self.comp[i]
 
+    def tokens(self, i: int) -> list[str]:
+        if not self.comp[i]:
+            self.comparable(i)
+        return self.toks[i]
 
-def _anchor(old: _Side, new: _Side) -> dict[int, int]:
+
+def _anchor(old: Side, new: Side) -> dict[int, int]:
     """Same number and same text; then texts that occur exactly once among the rest on each side."""
     pairs: dict[int, int] = {}
     for i, r in enumerate(old.rules):
@@ -117,21 +124,15 @@ def _anchor(old: _Side, new: _Side) -> dict[int, int]:
     return pairs
 
 
-def _candidates(old: _Side, new: _Side, rows: list[int], cols: list[int]) -> dict[int, set[int]]:
+def _candidates(old: Side, new: Side, rows: list[int], cols: list[int]) -> dict[int, set[int]]:
     """A sparse candidate set: exact and citation-free equal texts, same number, rare features."""
     cand: dict[int, set[int]] = defaultdict(set)
     by_text: dict[str, list[int]] = defaultdict(list)
     by_free: dict[str, list[int]] = defaultdict(list)
-    postings: dict[str, list[int]] = defaultdict(list)
     colset = set(cols)
     for j in cols:
         by_text[new.rules[j].text].append(j)
         by_free[new.comparable(j)].append(j)
-        for f in _features(new.comparable(j)):
-            postings[f].append(j)
-    n = max(1, len(cols))
-    cap = max(30, n // 4)
-    idf = {f: math.log(1 + n / len(p)) for f, p in postings.items() if len(p) <= cap}
     for i in rows:
         r = old.rules[i]
         cand[i].update(by_text.get(r.text, ()))
@@ -139,14 +140,53 @@ def _candidates(old: _Side, new: _Side, rows: list[int], cols: list[int]) -> dic
         j = new.index.get(r.number)
         if j is not None and j in colset:
             cand[i].add(j)
-        acc: Counter[int] = Counter()
-        for f in _features(old.comparable(i)):
-            w = idf.get(f)
-            if w is not None:
-                for j in postings[f]:
-                    acc[j] += w
-        cand[i].update(j for j, _ in acc.most_common(TOP_CANDIDATES))
+    for i, js in _shared_features(old, new, rows, cols).items():
+        cand[i].update(js)
     return cand
+
+
+def _shared_features(old: Side, new: Side, rows: list[int],
+                     cols: list[int]) -> dict[int, list[int]]:
+    """For each old rule, the new rules sharing the most rare features (idf-weighted)."""
+    vocab: dict[str, int] = {}
+    df: list[int] = []
+    ncol: list[list[int]] = []
+    for j in cols:
+        ids = []
+        for f in _features(new.comparable(j)):
+            k = vocab.setdefault(f, len(vocab))
+            if k == len(df):
+                df.append(0)
+            df[k] += 1
+            ids.append(k)
+        ncol.append(ids)
+    if not vocab:
+        return {}
+    n = len(cols)
+    dfa = np.asarray(df, dtype=np.float64)
+    idf = np.where(dfa <= max(30, n // 4), np.log1p(n / dfa), 0.0)
+    nmat = _incidence(ncol, len(vocab), None)
+    orow = [[vocab[f] for f in _features(old.comparable(i)) if f in vocab] for i in rows]
+    omat = _incidence(orow, len(vocab), idf)
+    out: dict[int, list[int]] = {}
+    k = min(TOP_CANDIDATES, n)
+    step = max(1, 2_000_000 // max(1, n))
+    for start in range(0, len(rows), step):
+        block = (omat[start : start + step] @ nmat.T).toarray()
+        top = np.argpartition(-block, k - 1, axis=1)[:, :k] if k < n else np.tile(
+            np.arange(n), (block.shape[0], 1))
+        for x, js in enumerate(top):
+            out[rows[start + x]] = [cols[j] for j in js if block[x, j] > 0]
+    return out
+
+
+def _incidence(lists: list[list[int]], width: int, weights: np.ndarray | None) -> csr_matrix:
+    """A sparse row-per-rule feature matrix (binary, or with the given feature weights)."""
+    indptr = np.zeros(len(lists) + 1, dtype=np.int64)
+    indptr[1:] = np.cumsum([len(x) for x in lists])
+    idx = np.fromiter((k for x in lists for k in x), dtype=np.int64, count=int(indptr[-1]))
+    data = np.ones(len(idx)) if weights is None else weights[idx]
+    return csr_matrix((data, idx, indptr), shape=(len(lists), width))
 
 
 def _predict(anchors: list[tuple[int, int]], i: int) -> float:
@@ -161,7 +201,7 @@ def _predict(anchors: list[tuple[int, int]], i: int) -> float:
     return b + (i - a)
 
 
-def _score(old: _Side, new: _Side, i: int, j: int, ctx: dict[int, int], sim: float,
+def _score(old: Side, new: Side, i: int, j: int, ctx: dict[int, int], sim: float,
            pred: float) -> float:
     """Similarity plus context: predicted position, matched parent and neighbours, number, kind."""
     o, n = old.rules[i], new.rules[j]
@@ -221,7 +261,11 @@ def _assign(weights: dict[tuple[int, int], float]) -> dict[int, int]:
 
 def match_rules(old_rules: Sequence[Rule], new_rules: Sequence[Rule]) -> dict[str, str]:
     """Old rule number → new rule number for every rule found in both versions."""
-    old, new = _Side.of(old_rules), _Side.of(new_rules)
+    return match_sides(Side.of(old_rules), Side.of(new_rules))
+
+
+def match_sides(old: Side, new: Side) -> dict[str, str]:
+    """`match_rules` over prepared sides (a side can be reused for both its neighbours)."""
     pairs = _anchor(old, new)
     taken = set(pairs.values())
     rows = [i for i in range(len(old.rules)) if i not in pairs]
@@ -231,19 +275,21 @@ def match_rules(old_rules: Sequence[Rule], new_rules: Sequence[Rule]) -> dict[st
     return {old.rules[i].number: new.rules[j].number for i, j in sorted(pairs.items())}
 
 
-def _solve(old: _Side, new: _Side, anchors: dict[int, int], rows: list[int],
+def _solve(old: Side, new: Side, anchors: dict[int, int], rows: list[int],
            cols: list[int]) -> dict[int, int]:
     cand = _candidates(old, new, rows, cols)
     anchor_list = sorted(anchors.items())
     sims: dict[tuple[int, int], float] = {}
+    cutoff = MIN_SIMILARITY / 0.97 * 100
     for i, js in cand.items():
-        ci = old.comparable(i)
+        ci, ti = old.comparable(i), old.tokens(i)
         for j in js:
             if old.rules[i].text == new.rules[j].text:
                 sim = 1.0
+            elif ci == new.comparable(j):
+                sim = 0.98
             else:
-                cj = new.comparable(j)
-                sim = 0.98 if ci == cj else _ratio(ci, cj) * 0.97
+                sim = fuzz.ratio(ti, new.tokens(j), score_cutoff=cutoff) / 100.0 * 0.97
             if sim >= MIN_SIMILARITY:
                 sims[(i, j)] = sim
     preds = {i: _predict(anchor_list, i) for i in rows}

@@ -22,13 +22,13 @@ SECTION = re.compile(r"^\s*(\d{3})\.?\s+(\S.*)$")
 CHAPTER = re.compile(r"^\s*(\d)\.\s+(\S.*)$")
 EXAMPLE = re.compile(r"^\s*(?:EXAMPLE|Example)\s*:\s?")
 DECORATION = re.compile(r"^\s*[-=_*]{3,}\s*$")
-HYPHEN_END = re.compile(r"[A-Za-z]-$")
+HYPHEN_END = re.compile(r"[^\s-]-$")  # "state-\nbased", "\"at end of turn\"-\ntriggered"
 # Text after a number that shows a wrapped reference ("rule\n212.2c).") rather than a rule.
 _NOT_RULE_START = re.compile(r"^[\s,;:)\]a-z]")
 
 GLOSSARY_HEADINGS = ("Glossary", "GLOSSARY")
 BACK_HEADINGS = ("Index", "INDEX", "Credits", "CREDITS")
-PARA_INDENT = 3  # a line indented this much deeper than its paragraph starts a new one
+PARA_INDENT = 3  # a line indented this much deeper than the line before starts a paragraph
 
 
 @dataclass(slots=True)
@@ -114,6 +114,7 @@ def paragraphs(
     out: list[Paragraph] = []
     after_blank = True
     term = False
+    prev_indent = 0
     for i in range(start, end):
         line = lines[i]
         if _blank(line):
@@ -126,7 +127,7 @@ def paragraphs(
             or term
             or not out
             or EXAMPLE.match(line) is not None
-            or indent >= out[-1].indent + PARA_INDENT
+            or indent >= prev_indent + PARA_INDENT
         )  # so a number inside a wrapped sentence ("see rule\n212.2c).") stays text
         if starts:
             text = line if rule_match(line) else line.lstrip()
@@ -134,6 +135,7 @@ def paragraphs(
         else:
             out[-1].text = _join(out[-1].text, line)
         term = terms and after_blank and indent == 0
+        prev_indent = indent
         after_blank = False
     return out
 
@@ -172,7 +174,7 @@ def _heading(p: Paragraph, st: _State, warnings: list[str]) -> Rule | None:
         title = m.group(2).strip()
         return Rule(m.group(1), "chapter", m.group(2), title=title, line=p.line)
     m = SECTION.match(text)
-    if not m or len(text) > 80 or text.endswith("."):
+    if not m:
         return None
     number = int(m.group(1))
     if number <= st.section or number // 100 not in (st.chapter, st.chapter + 1):
@@ -180,7 +182,10 @@ def _heading(p: Paragraph, st: _State, warnings: list[str]) -> Rule | None:
     if number // 100 != st.chapter:
         warnings.append(f"line {p.line}: section {number} before its chapter heading")
     st.section = number
+    # An emptied section ("215. This section is now empty. See rule …") has no title.
     title = m.group(2).strip()
+    if len(title) > 80 or re.search(r"[.\]]$", title):
+        title = None
     return Rule(m.group(1), "section", m.group(2), title=title, parent=m.group(1)[0], line=p.line)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from crkb.model import GlossaryEntry, ParseResult
 from crkb.sources.webcopy import Line, build_documents, lang_of, other
@@ -85,7 +85,9 @@ def pair_blocks(blocks: Sequence[tuple[tuple[str, str], list[str]]]) -> dict[str
     return out
 
 
-def split_glossary(lines: Sequence[str]) -> tuple[list[Line], dict[str, list[GlossaryEntry]]]:
+def split_glossary(
+    lines: Sequence[str], clean: Callable[[str], str] = clean_line
+) -> tuple[list[Line], dict[str, list[GlossaryEntry]]]:
     """Glossary blocks (a term heading up to the next heading or ruler) out; other lines kept."""
     rest: list[Line] = []
     blocks: list[tuple[tuple[str, str], list[str]]] = []
@@ -97,7 +99,7 @@ def split_glossary(lines: Sequence[str]) -> tuple[list[Line], dict[str, list[Glo
             continue
         if block is not None and (_HEADING.match(raw) or _RULER.match(raw)):
             block = None
-        cleaned = clean_line(raw)
+        cleaned = clean(raw)
         if block is not None:
             if cleaned.strip():
                 block.append(cleaned)
@@ -122,12 +124,19 @@ def page_title(lines: Sequence[str]) -> dict[str, str]:
 
 
 def parse_lines(
-    lines: Sequence[str], *, text: str, source: str, file_date: str | None, fmt: str
+    lines: Sequence[str],
+    *,
+    text: str,
+    source: str,
+    file_date: str | None,
+    fmt: str,
+    clean: Callable[[str], str] = clean_line,
+    chrome: bool = False,
 ) -> ParseResult:
     """Markdown-shaped lines (also what `html` reduces a page to) → documents."""
-    rest, glossary = split_glossary(lines)
+    rest, glossary = split_glossary(lines, clean)
     return build_documents(rest, text=text, source=source, file_date=file_date, fmt=fmt,
-                           glossary=glossary, titles=page_title(lines))
+                           glossary=glossary, titles=page_title(lines), chrome=chrome)
 
 
 def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:

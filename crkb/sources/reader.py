@@ -37,6 +37,8 @@ def cjk_share(text: str) -> float:
 def detect_format(text: str) -> str:
     """The shape of a decoded text, by what only that shape contains."""
     head = text[:400_000]
+    if re.search(r"</(?:p|h[1-6]|div)>", head) and len(re.findall(r"<[a-z]+[\s>]", head)) > 20:
+        return "html"  # before Markdown: a rendered Markdown page keeps its anchor tags
     if re.search(r"<BOOKMARK:cr|\[\[cr:", head):
         return "dokuwiki"
     if re.search(r"<b id=['\"]cr\d|<span id=['\"]cr\d|\]\(\.?/\d#cr\d", head):

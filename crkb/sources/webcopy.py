@@ -95,6 +95,13 @@ def classify(lines: Iterable[Line]) -> list[Item]:
     return items
 
 
+def leads_into(heading: str, rule: str) -> bool:
+    """Whether a chapter or section heading can precede this rule (a section may hold none)."""
+    if len(heading) == 1:
+        return rule[0] == heading
+    return rule[0] == heading[0] and rule[:3] >= heading
+
+
 def accept_headings(items: list[Item]) -> list[Item]:
     """Keep a section or chapter line only when the next numbered rule belongs to it."""
     out: list[Item] = []
@@ -104,7 +111,7 @@ def accept_headings(items: list[Item]) -> list[Item]:
             next_rule = item.number
         elif item.kind in ("section", "chapter"):
             assert item.number is not None
-            if next_rule is None or not next_rule.startswith(item.number):
+            if next_rule is None or not leads_into(item.number, next_rule):
                 item = Item(item.line, "text", lang_of(item.text), f"{item.number}. {item.text}")
         out.append(item)
     out.reverse()
@@ -184,8 +191,8 @@ def assemble(
                 target.examples.append(item.text)
             elif target.examples:
                 target.examples[-1] += "\n" + item.text
-            else:
-                target.text += "\n" + item.text
+            else:  # a number alone on its line takes the next line as its text
+                target.text = f"{target.text}\n{item.text}" if target.text else item.text
     if ignored and chrome:
         warnings.append(f"{ignored} lines of page text around the rules left out")
     for lang_rules in rules.values():

@@ -1,0 +1,120 @@
+"""A rule through every version: neighbouring versions matched once, then followed link by link."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from crkb.diff.match import Side, match_sides
+from crkb.errors import NotFound
+from crkb.model import Document
+
+Pair = tuple[str, str]
+
+
+@dataclass(slots=True)
+class Lineage:
+    """One language's versions (oldest first), their rule texts, and neighbour matches.
+
+    `pairs[(v_old, v_new)]` maps each rule number of `v_old` to its number in the next version
+    `v_new`; a rule absent from the map did not carry over. The maps are all a store needs to keep.
+    """
+
+    versions: list[str]
+    texts: dict[str, dict[str, str]]
+    pairs: dict[Pair, dict[str, str]]
+    aliases: dict[str, str] = field(default_factory=dict)
+    _back: dict[Pair, dict[str, str]] = field(default_factory=dict)
+    _pos: dict[str, int] = field(default_factory=dict)
+
+    def version_id(self, version: str | None) -> str:
+        """A version id, alias or None (the latest) → the version id; NotFound otherwise."""
+        if not self.versions:
+            raise NotFound("no versions to follow a rule through")
+        if version is None or version == "latest":
+            return self.versions[-1]
+        v = self.aliases.get(version, version)
+        if v not in self.texts:
+            raise NotFound(f"unknown version: {version}")
+        return v
+
+    def _index(self, version: str) -> int:
+        if not self._pos:
+            self._pos.update({v: k for k, v in enumerate(self.versions)})
+        return self._pos[version]
+
+    def _backward(self, pair: Pair) -> dict[str, str]:
+        back = self._back.get(pair)
+        if back is None:
+            back = {new: old for old, new in self.pairs.get(pair, {}).items()}
+            self._back[pair] = back
+        return back
+
+    def chain(self, number: str, version: str | None = None) -> list[tuple[str, str]]:
+        """(version, number) for every version the rule exists in, following renumbering."""
+        v = self.version_id(version)
+        if number not in self.texts[v]:
+            raise NotFound(f"no rule {number} in version {v}")
+        k = self._index(v)
+        before: list[tuple[str, str]] = []
+        cur: str | None = number
+        for i in range(k, 0, -1):
+            cur = self._backward((self.versions[i - 1], self.versions[i])).get(cur)  # type: ignore[arg-type]
+            if cur is None:
+                break
+            before.append((self.versions[i - 1], cur))
+        after: list[tuple[str, str]] = []
+        cur = number
+        for i in range(k, len(self.versions) - 1):
+            cur = self.pairs.get((self.versions[i], self.versions[i + 1]), {}).get(cur)  # type: ignore[arg-type]
+            if cur is None:
+                break
+            after.append((self.versions[i + 1], cur))
+        return before[::-1] + [(v, number)] + after
+
+    def history(self, number: str, version: str | None = None) -> dict[str, object]:
+        """`{number, history: [{version, number, text}]}`, oldest first (SPEC `crkb history`)."""
+        rows = [
+            {"version": v, "number": n, "text": self.texts[v][n]} for v, n in self.chain(number, version)
+        ]
+        return {"number": number, "history": rows}
+
+    def locate(self, old_number: str, old_version: str) -> str | None:
+        """The latest version's number for a rule of an older version, or None if it is gone."""
+        v = self.version_id(old_version)
+        if old_number not in self.texts[v]:
+            raise NotFound(f"no rule {old_number} in version {v}")
+        last_v, last_n = self.chain(old_number, v)[-1]
+        return last_n if last_v == self.versions[-1] else None
+
+
+def pick_versions(docs: Iterable[Document]) -> list[Document]:
+    """One document per version, oldest first; of duplicates, the one filed under its own date."""
+    best: dict[str, Document] = {}
+    for d in docs:
+        held = best.get(d.version)
+        if held is None or (held.alias is not None and d.alias is None):
+            best[d.version] = d
+    return [best[v] for v in sorted(best)]
+
+
+def build_lineage(docs: list[Document], cache: Mapping[Pair, dict[str, str]] | None = None,
+                  ) -> Lineage:
+    """Match each version to the next (reusing `cache` pairs when given) for one language."""
+    chosen = pick_versions(docs)
+    versions = [d.version for d in chosen]
+    texts = {d.version: {n: r.text for n, r in d.rule_map().items()} for d in chosen}
+    aliases = {d.alias: d.version for d in docs if d.alias and d.alias not in texts}
+    pairs: dict[Pair, dict[str, str]] = {}
+    prev: Side | None = None
+    for k in range(1, len(chosen)):
+        pair = (versions[k - 1], versions[k])
+        if cache is not None and pair in cache:
+            pairs[pair] = dict(cache[pair])
+            prev = None
+            continue
+        old = prev or Side.of(chosen[k - 1].rules)
+        new = Side.of(chosen[k].rules)
+        pairs[pair] = match_sides(old, new)
+        prev = new
+    return Lineage(versions, texts, pairs, aliases)

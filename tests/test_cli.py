@@ -1,0 +1,155 @@
+"""The command line as a user meets it: build, versions, parse, show; wrong files; atomic builds."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crkb.cli import main
+
+
+def run(*args: str, data: Path | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m crkb` as a user would (separate process: real exit codes and stderr)."""
+    cmd = [sys.executable, "-m", "crkb", *args]
+    if data is not None and args[0] in ("build", "versions", "show"):
+        cmd += ["--data", str(data)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def _synthetic_next_release(source: str) -> str:
+    """The newest release, moved forward: a new section, a subrule after k, a new effective date."""
+    text = source.replace("These rules are effective as of July 25, 2025.", "These rules are effective as of March 6, 2026.")
+    new_section = (
+        "733. Test Cards\n\n733.1. Test cards are a new kind of card.\n\n"
+        "733.1a A test card has a test ability.\n\nExample: A test card is tested.\n\n"
+        "733.1b Test abilities are described in rule 702.2m.\n\n"
+    )
+    text = text.replace("8. Multiplayer Rules\n\n800. General", new_section + "8. Multiplayer Rules\n\n800. General")
+    last = max(re.findall(r"^702\.2([a-z]) ", text, re.M))
+    extra = ""
+    letters = "abcdefghijkmnpqrstuvwxyz"
+    for letter in letters[letters.index(last) + 1 : letters.index("m") + 1]:
+        extra += f"702.2{letter} Synthetic subrule {letter} of deathtouch.\n\n"
+    anchor = re.search(rf"^702\.2{last} .*\n\n", text, re.M)
+    assert anchor
+    return text[: anchor.end()] + extra + text[anchor.end() :]
+
+
+def test_next_release_parses_without_code_change(archive, tmp_path):
+    raw = (archive / "en/txt/2025-07-25.txt").read_bytes().decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    path = tmp_path / "2026-03-06.txt"
+    path.write_text(_synthetic_next_release(raw), encoding="utf-8")
+    out = run("parse", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    (doc,) = json.loads(out.stdout)["documents"]
+    assert doc["version"] == "2026-03-06"
+    rules = {r["number"]: r for r in doc["rules"]}
+    assert rules["733"]["kind"] == "section" and rules["733"]["title"] == "Test Cards"
+    assert rules["733.1a"]["parent"] == "733.1"
+    assert rules["733.1a"]["examples"] == ["A test card is tested."]
+    assert rules["702.2m"]["text"] == "Synthetic subrule m of deathtouch."
+    assert "702.2l" not in rules
+    assert {"from": "733.1b", "to": "702.2m", "raw": "702.2m", "title": None, "dangling": False, "stale": False} in doc["references"]
+    assert doc["counts"]["sections"] == 147
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("empty.txt", b"", "empty file"),
+        ("binary.txt", bytes(range(256)) * 40, "binary"),
+        ("notes.txt", b"Shopping list\n\nMilk\nEggs\n" * 20, "no numbered rules"),
+        ("oneline.txt", b"x" * 5_000_000, "line longer"),
+    ],
+    ids=["empty", "binary", "not-rules", "5MB-single-line"],
+)
+def test_wrong_files_get_one_line(tmp_path, name, content, reason):
+    path = tmp_path / name
+    path.write_bytes(content)
+    out = run("parse", str(path))
+    assert out.returncode == 2
+    lines = out.stderr.strip().split("\n")
+    assert len(lines) == 1 and str(path) in lines[0] and reason in lines[0]
+    assert "Traceback" not in out.stderr
+
+
+def test_missing_file_and_bad_arguments(tmp_path):
+    out = run("parse", str(tmp_path / "nope.txt"))
+    assert out.returncode == 2 and "nope.txt" in out.stderr and "no such file" in out.stderr
+    out = run("show", "not-a-rule", data=tmp_path)
+    assert out.returncode == 2 and "not-a-rule" in out.stderr and len(out.stderr.strip().split("\n")) == 1
+    out = run("versions", data=tmp_path / "empty")
+    assert out.returncode == 2 and "crkb build" in out.stderr
+    out = run("frobnicate")
+    assert out.returncode == 2 and len(out.stderr.strip().split("\n")) == 1
+
+
+def test_build_lists_every_distinct_release_once(archive, archive_build, capsys):
+    assert main(["versions", "--json", "--data", str(archive_build)]) == 0
+    versions = json.loads(capsys.readouterr().out)["versions"]
+    ids = [v["id"] for v in versions]
+    assert len(ids) == len(set(ids))
+    # Independently: the dates the official files state about themselves.
+    stated = set()
+    pattern = re.compile(r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})|(\d{4})年(\d{1,2})月(\d{1,2})日起生效")
+    from datetime import datetime
+
+    for path in sorted((archive / "en" / "txt").glob("*.txt")) + sorted((archive / "zh" / "txt").glob("*.txt")):
+        raw = path.read_bytes()
+        text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("latin-1")
+        if path.stem >= "2009-07-08" and (m := pattern.search(text)):
+            if m.group(1):
+                stated.add(datetime.strptime(m.group(1), "%B %d, %Y").date().isoformat())
+    modern = {i for i in ids if i >= "2009-07-08"}
+    assert stated <= modern
+    by_id = {v["id"]: v for v in versions}
+    assert "2009-07-08" in by_id["2009-07-11"]["aliases"]
+    assert "2017-09-25" in by_id["2017-09-29"]["aliases"]
+    assert by_id["2024-04-12"]["langs"] == ["en", "zh"]
+    assert by_id["2024-04-12"]["counts"]["zh"]["rules"] == 1115
+    assert "duplicate_of" in by_id["2009-10-01"]["flags"]
+    assert len(versions[0]["sources"]) >= 1
+
+
+def test_show_rule_with_children_examples_and_references(archive_build, capsys):
+    assert main(["show", "702.2", "--json", "--data", str(archive_build)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["title"] == "Deathtouch" and d["version"] == "2025-07-25"
+    assert [c["number"] for c in d["children"]][:3] == ["702.2a", "702.2b", "702.2c"]
+    assert main(["show", "rule 115.3", "--lang", "both", "--version", "2024-04-10", "--json",
+                 "--data", str(archive_build)]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert "115.7" in [r["to"] for r in both["en"]["references"]]
+    assert "115.6" in [r["to"] for r in both["zh"]["references"]]
+    assert main(["show", "704.5j", "--data", str(archive_build)]) == 0
+    text = capsys.readouterr().out
+    assert "704.5j" in text and "cited by" in text
+
+
+def test_failed_build_leaves_previous_data_serving(archive_build, tmp_path):
+    before = run("versions", "--json", data=archive_build)
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "a.txt").write_bytes(b"")
+    (junk / "b.txt").write_bytes(b"not rules\n" * 10)
+    out = run("build", "--corpus", str(junk), data=archive_build)
+    assert out.returncode == 2 and "no usable rules document" in out.stderr
+    after = run("versions", "--json", data=archive_build)
+    assert after.stdout == before.stdout and after.returncode == 0
+
+
+def test_strict_build_fails_on_a_bad_file(archive, tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "2024-04-10.txt").write_bytes((archive / "en/txt/2024-04-10.txt").read_bytes())
+    (corpus / "broken.txt").write_bytes(b"\x00\x01" * 100)
+    ok = run("build", "--corpus", str(corpus), data=tmp_path / "d1")
+    assert ok.returncode == 0 and "skipped: " in ok.stderr and "broken.txt" in ok.stderr
+    strict = run("build", "--corpus", str(corpus), "--strict", data=tmp_path / "d2")
+    assert strict.returncode == 2 and "broken.txt" in strict.stderr
+    assert not (tmp_path / "d2" / "current").exists()
