@@ -7,6 +7,7 @@ title that follows no longer matches the target's title).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -33,6 +34,9 @@ _ZH_LIST = re.compile(
 _ZH_CHAPTER = re.compile(r"第\s*(?P<n>\d)\s*章" + _TITLE)
 _ITEM_RE = re.compile(rf"(?P<item>{_ITEM}|\d(?!\d)){_TITLE}")
 _BARE_DOTTED = re.compile(rf"(?<![\d.])(?P<item>{_DOTTED}(?:{_DASH}(?:{_DOTTED}|\d+[a-z]?|[a-z]))?)(?![\d])(?!\.\d){_TITLE}")
+
+
+_ANY_NUMBER = re.compile(r"\d{3}|第\s*\d|[Ss]ections?\s+\d")
 
 
 def expand(item: str) -> list[str]:
@@ -74,6 +78,15 @@ def _clean_title(t: str | None) -> str | None:
 
 def extract(source: str, text: str, lang: str) -> list[Reference]:
     """Every reference a text makes, in order of appearance (ranges expanded)."""
+    if not _ANY_NUMBER.search(text):
+        return []
+    return [Reference(source, t, raw, title) for t, raw, title in _extract(text, lang)]
+
+
+@functools.lru_cache(maxsize=100_000)
+def _extract(text: str, lang: str) -> tuple[tuple[str, str, str | None], ...]:
+    """(target, raw, title) of every reference; cached, since releases repeat most texts."""
+    source = ""
     refs: list[tuple[int, Reference]] = []
     covered: list[tuple[int, int]] = []
     lists = [_EN_LIST] if lang != "zh" else [_ZH_LIST, _EN_LIST]
@@ -101,7 +114,7 @@ def extract(source: str, text: str, lang: str) -> list[Reference]:
         for target in expand(item):
             refs.append((m.start(), Reference(source, target, item, _clean_title(m.group("t") or m.group("t2")))))
     refs.sort(key=lambda p: p[0])
-    return [r for _, r in refs]
+    return tuple((r.target, r.raw, r.title) for _, r in refs)
 
 
 def _norm_title(t: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 _SINGLE_BYTE = ("cp1252", "mac_roman", "cp437")
 _GOOD_PUNCT = set("’‘“”—–™®©…•°½¼¾±×")
 _HIGH = re.compile(rb"[\x80-\xff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 
 
 @dataclass(slots=True)
@@ -130,7 +131,7 @@ def decode(data: bytes) -> Decoded:
         except UnicodeDecodeError:
             text, enc = _decode_single_byte(data)
     text = text.lstrip("\ufeff")
-    controls = sum(1 for ch in text[:65536] if ord(ch) < 32 and ch not in "\t\n\r\f\v")
+    controls = len(_CONTROL.findall(text, 0, 65536))
     if controls > 0.01 * max(1, min(len(text), 65536)):
         raise NotText("binary content (control characters)")
     return Decoded(normalise_newlines(text), enc, text.count("\ufffd"))
