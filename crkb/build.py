@@ -41,6 +41,7 @@ class Assembly:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     terms_files: list[str] = field(default_factory=list)
     reported: list[tuple[str, str]] = field(default_factory=list)  # recognised, not stored
+    lineages: dict = field(default_factory=dict)  # per language, set by the lineage step
 
 
 @dataclass
@@ -250,8 +251,6 @@ def build(
     steps["parse"] = time.perf_counter() - t0
     asm = assemble(results, progress)
     asm.terms_files = [str(p) for p in terms_files]
-    for path, reason in asm.skipped:
-        progress(f"skipped: {reason}")
     if strict and asm.skipped:
         raise BadInput(f"--strict: {len(asm.skipped)} file(s) could not be used; first: {asm.skipped[0][1]}")
     if not asm.docs:

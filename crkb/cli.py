@@ -115,6 +115,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
         print(f"{path}: {result.format}; a rules text in {result.language} (recognised, not stored)")
     if result.garbled:
         print(f"{path}: {result.format}; garbled copy (numbers and spaces lost): identify it by content")
+    if not result.documents:
+        for w in result.warnings:
+            print(w)
     for d in result.documents:
         c = d.counts()
         dangling = sum(r.dangling for r in d.references)

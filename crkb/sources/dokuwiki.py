@@ -17,6 +17,8 @@ from crkb.sources.webcopy import Line, build_documents, lang_of
 
 _BOOKMARK = re.compile(r"<BOOKMARK:[^>]*>")
 _LINK = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
+# A link with a bracket missing in the source: "[cr:1#cr103-2c|103.2c]]".
+_BROKEN_LINK = re.compile(r"\[{1,2}([a-z]+:[^\[\]|\s]*)\|([^\[\]]*)\]{1,2}")
 _ITALIC = re.compile(r"(?<!:)//(?=\S)(.+?)(?<=\S)(?<!:)//")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _MONO = re.compile(r"''(.+?)''")
@@ -44,6 +46,7 @@ def clean_inline(text: str) -> str:
     text = _TAG.sub("", text)
     text = _BBCODE.sub("", text)
     text = _LINK.sub(link_label, text)
+    text = _BROKEN_LINK.sub(r"\2", text)
     text = _NOWIKI.sub(r"\1", text)
     text = _BOLD.sub(r"\1", text)
     text = _ITALIC.sub(r"\1", text)
@@ -93,5 +96,12 @@ def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
             title = clean_inline(m.group(2))
             titles = {lang_of(title) or "zh": title}
             break
-    return build_documents(rest, text=text, source=source, file_date=file_date, fmt="dokuwiki",
-                           glossary=glossary, titles=titles)
+    return build_documents(
+        rest,
+        text=text,
+        source=source,
+        file_date=file_date,
+        fmt="dokuwiki",
+        glossary=glossary,
+        titles=titles,
+    )

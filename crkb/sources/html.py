@@ -16,11 +16,46 @@ from crkb.model import ParseResult
 from crkb.sources import markdown
 from crkb.sources.webcopy import lang_of
 
-_SKIP = {"script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form",
-         "head", "button", "select", "svg"}
-_BLOCK = {"p", "div", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "section",
-          "article", "main", "blockquote", "pre", "body", "html", "figure", "figcaption", "tbody",
-          "thead"}
+_SKIP = {
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "form",
+    "head",
+    "button",
+    "select",
+    "svg",
+}
+_BLOCK = {
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "section",
+    "article",
+    "main",
+    "blockquote",
+    "pre",
+    "body",
+    "html",
+    "figure",
+    "figcaption",
+    "tbody",
+    "thead",
+}
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _SPACE = re.compile(r"[ \t\r\f\v]+")
 
@@ -64,7 +99,9 @@ def _numbered_list(ol: Tag, lines: list[str]) -> None:
     count: dict[str | None, int] = {}
     for li in ol.find_all("li", recursive=False):
         item: list[str] = []
-        _walk(li, item, [])
+        pending: list[str] = []
+        _walk(li, item, pending)
+        _flush(item, pending)
         if not item:
             continue
         lang = lang_of(item[0])
@@ -102,5 +139,6 @@ def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
     """One HTML page → a Document per language (none for a page without rules or glossary)."""
     lines = page_lines(text)
     plain = "\n".join(lines)
-    return markdown.parse_lines(lines, text=plain, source=source, file_date=file_date, fmt="html",
-                                clean=_plain, chrome=True)
+    return markdown.parse_lines(
+        lines, text=plain, source=source, file_date=file_date, fmt="html", clean=_plain, chrome=True
+    )

@@ -22,8 +22,8 @@ _STOP_WORDS: dict[str, frozenset[str]] = {
         "they which you their has its at player rule card",
         "Malay": "dan yang di untuk dengan ini itu kepada boleh adalah tidak mereka sebagai akan "
         "kad peraturan daripada sahaja atau pemain juga setiap dalam telah oleh",
-        "Indonesian": "dan yang di untuk dengan ini itu kepada bisa adalah tidak mereka sebagai akan "
-        "kartu aturan dari saja atau pemain juga setiap dalam telah oleh dapat",
+        "Indonesian": "dan yang di untuk dengan ini itu kepada bisa adalah tidak mereka sebagai "
+        "akan kartu aturan dari saja atau pemain juga setiap dalam telah oleh dapat",
         "Spanish": "el la los las de que y en un una por con para es del se su al como más "
         "jugador carta regla",
         "French": "le la les de des et en un une est que qui pour dans du au sur par pas ne "
@@ -60,9 +60,7 @@ def name_language(text: str) -> str | None:
     total = sum(words.values())
     if not total:
         return None
-    scores = {
-        name: sum(words[w] for w in stop) / total for name, stop in _STOP_WORDS.items()
-    }
+    scores = {name: sum(words[w] for w in stop) / total for name, stop in _STOP_WORDS.items()}
     best = max(scores, key=lambda k: scores[k])
     if scores[best] < 0.08:
         return None

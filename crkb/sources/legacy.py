@@ -21,6 +21,7 @@ NUMBERED = re.compile(r"^\s*(\d{3})\.(\d*)([a-z]{0,2})(?![\d])\.? ?(.*)$")
 SECTION = re.compile(r"^\s*(\d{3})\.?\s+(\S.*)$")
 CHAPTER = re.compile(r"^\s*(\d)\.\s+(\S.*)$")
 EXAMPLE = re.compile(r"^\s*(?:EXAMPLE|Example)\s*:\s?")
+SENSE = re.compile(r"^\d+\.\s")  # a glossary entry's numbered sense ("2. A game ends …")
 DECORATION = re.compile(r"^\s*[-=_*]{3,}\s*$")
 HYPHEN_END = re.compile(r"[^\s-]-$")  # "state-\nbased", "\"at end of turn\"-\ntriggered"
 # Text after a number that shows a wrapped reference ("rule\n212.2c).") rather than a rule.
@@ -96,11 +97,9 @@ def is_wrapped(lines: Sequence[str], start: int, end: int) -> bool:
     return numbered > 0 and followed / numbered > 0.2
 
 
-def _join(head: str, tail: str) -> str:
+def _join(head: str, tail: str, hyphen_break: bool) -> str:
     """Join a hard-wrapped line to its paragraph: one space, none after a broken hyphen."""
-    if HYPHEN_END.search(head):
-        return head + tail.strip()
-    return head.rstrip() + " " + tail.strip()
+    return head.rstrip() + ("" if hyphen_break else " ") + tail.strip()
 
 
 def paragraphs(
@@ -133,7 +132,9 @@ def paragraphs(
             text = line if rule_match(line) else line.lstrip()
             out.append(Paragraph(i + 1, indent, text.rstrip() if wrapped else text))
         else:
-            out[-1].text = _join(out[-1].text, line)
+            # "state-" ends its line only where the line broke inside the compound; "power- "
+            # (with its space) is a suspended hyphen and keeps the space.
+            out[-1].text = _join(out[-1].text, line, bool(HYPHEN_END.search(lines[i - 1])))
         term = terms and after_blank and indent == 0
         prev_indent = indent
         after_blank = False
@@ -168,7 +169,7 @@ def _numbered(p: Paragraph, st: _State, warnings: list[str]) -> Rule | None:
 
 
 def _heading(p: Paragraph, st: _State, warnings: list[str]) -> Rule | None:
-    text = p.text.strip()
+    text = p.text  # the heading's text keeps the source's characters, trailing ones too
     if (m := CHAPTER.match(text)) and int(m.group(1)) == st.chapter + 1 and len(text) < 60:
         st.chapter += 1
         title = m.group(2).strip()
@@ -223,7 +224,7 @@ def parse_glossary(paras: Sequence[Paragraph], lines: Sequence[str]) -> list[Glo
         if p.text.strip() in GLOSSARY_HEADINGS:
             continue
         prev = lines[p.line - 2] if p.line >= 2 else ""
-        if p.indent == 0 and _blank(prev) and len(p.text) < 80:
+        if p.indent == 0 and _blank(prev) and len(p.text) < 80 and not SENSE.match(p.text):
             entries.append(GlossaryEntry(p.text.strip(), ""))
         elif entries:
             e = entries[-1]

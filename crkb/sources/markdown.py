@@ -18,7 +18,7 @@ from crkb.sources.webcopy import Line, build_documents, lang_of, other
 _ANCHOR_TAG = re.compile(r"</?(?:b|span|a|strong|em|i|u|sup|sub)(?:\s[^<>]*)?>", re.I)
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\[\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
-_EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+_EMPHASIS = re.compile(r"(?<![A-Za-z0-9*\\])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![A-Za-z0-9*])")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 _RULER = re.compile(r"^ {0,3}(?:-{3,}|\*{3,}|_{3,})\s*$")
@@ -66,7 +66,9 @@ def glossary_pairs(text: str) -> list[tuple[str, str]]:
     return [p for line in text.split("\n") if (p := _glossary_term(line))]
 
 
-def pair_blocks(blocks: Sequence[tuple[tuple[str, str], list[str]]]) -> dict[str, list[GlossaryEntry]]:
+def pair_blocks(
+    blocks: Sequence[tuple[tuple[str, str], list[str]]],
+) -> dict[str, list[GlossaryEntry]]:
     """Term pairs with their bilingual definition lines → entries per language.
 
     A definition line goes to the language of its content; a line with no letters to tell by goes
@@ -135,11 +137,20 @@ def parse_lines(
 ) -> ParseResult:
     """Markdown-shaped lines (also what `html` reduces a page to) → documents."""
     rest, glossary = split_glossary(lines, clean)
-    return build_documents(rest, text=text, source=source, file_date=file_date, fmt=fmt,
-                           glossary=glossary, titles=page_title(lines), chrome=chrome)
+    return build_documents(
+        rest,
+        text=text,
+        source=source,
+        file_date=file_date,
+        fmt=fmt,
+        glossary=glossary,
+        titles=page_title(lines),
+        chrome=chrome,
+    )
 
 
 def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
     """One Markdown page → a Document per language (none for a page without rules or glossary)."""
-    return parse_lines(text.split("\n"), text=text, source=source, file_date=file_date,
-                       fmt="markdown")
+    return parse_lines(
+        text.split("\n"), text=text, source=source, file_date=file_date, fmt="markdown"
+    )

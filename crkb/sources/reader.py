@@ -22,6 +22,8 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _RULE_LINE = re.compile(r"^ ?\d{3}\.\d+[a-z]?\.? ?\S", re.M)
 _MODERN_START = "2009-07-01"
+_SITE_LINK = re.compile(r"\]\(\.?/|\[\[:?[^\]]*\|")
+_SITE_PAGE = re.compile(r"^[#=\s]*(?:前言|目录|版权信息|Introduction|Contents|Credits)", re.M)
 _PAIRED_LINES = re.compile(r"^(\d{3}\.\d+[a-z]?)\.? .*\n+\1\.? ", re.M)
 # Rulings summaries of the same era share the subject but hold no numbered rules.
 _SUMMARY = re.compile(r"Rulings? Summar|Rules Summary|Rulings are collected", re.I)
@@ -82,6 +84,11 @@ def read_bytes(data: bytes, path: str) -> ParseResult:
         doc.flags.setdefault("encoding", decoded.encoding)
         link_document(doc)
     if not result.documents and not result.language and not result.garbled:
+        site = fmt in ("markdown", "dokuwiki") or _SITE_LINK.search(text[:3000])
+        if site and (identity.stated_date(text) or _SITE_PAGE.search(text)):
+            # An index or credits page of a rules site: it names its release, holds no rules.
+            result.warnings.append(f"{path}: a page of a rules site with no rules on it")
+            return result
         raise _refuse(path, "no numbered rules found")
     return result
 

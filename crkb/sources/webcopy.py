@@ -6,6 +6,7 @@ comments around the rules) is such lines already. The steps, each a small functi
 `classify` (what each line is, in which language) → `accept_headings` (a section or chapter line
 must lead into its own rules) → `assemble` (rules, examples and continuations per language).
 Garbled copies and copies in other languages are recognised and reported, never stored.
+A no-break space (a page's `&nbsp;`) is read as the space it stands for; no other character changes.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from crkb.sources.plaintext import (
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 # "竞逐时空 Planechase", "APNAP顺序 APNAP Order": Chinese title, then the English one.
-_PAIRED_TITLE = re.compile(r"^(?P<zh>.*[\u3000-\u9fff\uff00-\uffef])\s+(?P<en>[A-Za-z][ -~’‘“”–—]*)$")
+_PAIRED_TITLE = re.compile(
+    r"^(?P<zh>.*[\u3000-\u9fff\uff00-\uffef])\s+(?P<en>[A-Za-z][ -~’‘“”–—]*)$"
+)
 _SENTENCE_END = re.compile(r"[.。:：;；!?！？”\"')）]$")
 _RUN_ON = re.compile(r"[A-Za-z]{25,}")  # words glued together by a site that strips spaces
 LANGS = ("en", "zh")
@@ -50,7 +53,7 @@ class Item:
 
 
 def lang_of(text: str) -> str | None:
-    """"zh" for a mostly-Chinese line, "en" for a Latin one, None when there are no letters."""
+    """ "zh" for a mostly-Chinese line, "en" for a Latin one, None when there are no letters."""
     cjk = len(_CJK.findall(text))
     latin = len(_LATIN.findall(text))
     if not cjk and not latin:
@@ -153,6 +156,7 @@ def assemble(
     warnings: list[str] = []
     ignored = 0
     prev_numbered: Item | None = None
+    from_pair: set[tuple[str, str]] = set()  # (lang, number) made from a bilingual heading
     for item in items:
         if item.kind in ("chapter", "section") or item.pair:
             assert item.number is not None
@@ -165,6 +169,8 @@ def assemble(
                 rule = _new_rule(item, text)
                 _add(rules, seen, warnings, lang, rule)
                 current[lang] = rule
+                if item.pair:
+                    from_pair.add((lang, item.number))
             prev_numbered = item
         elif item.kind in ("rule", "subrule"):
             lang = item.lang
@@ -173,9 +179,9 @@ def assemble(
                 lang = other(prev_numbered.lang or first) if same and prev_numbered else first
                 item.lang = lang
             last = current[lang]
-            if last is not None and last.number == item.number and prev_numbered is not None \
-                    and prev_numbered.pair:
+            if last is not None and (lang, item.number) in from_pair and last.number == item.number:
                 last.text = item.text  # the single-language line after a paired heading
+                from_pair.discard((lang, item.number))
             else:
                 rule = _new_rule(item, item.text)
                 _add(rules, seen, warnings, lang, rule)
@@ -183,8 +189,10 @@ def assemble(
             prev_numbered = item
         else:
             lang = item.lang
-            target = current[lang] if lang in current else None
-            if target is None or (chrome and (item.kind == "text" and not _sentence_like(item.text))):
+            target = current.get(lang) if lang else None
+            if target is None or (
+                chrome and (item.kind == "text" and not _sentence_like(item.text))
+            ):
                 ignored += 1
                 continue
             if item.kind == "example":
@@ -193,7 +201,7 @@ def assemble(
                 target.examples[-1] += "\n" + item.text
             else:  # a number alone on its line takes the next line as its text
                 target.text = f"{target.text}\n{item.text}" if target.text else item.text
-    if ignored and chrome:
+    if ignored and chrome and any(rules.values()):
         warnings.append(f"{ignored} lines of page text around the rules left out")
     for lang_rules in rules.values():
         attach_titles(lang_rules)
@@ -201,11 +209,16 @@ def assemble(
 
 
 def _add(
-    rules: dict[str, list[Rule]], seen: dict[str, set[str]], warnings: list[str], lang: str,
+    rules: dict[str, list[Rule]],
+    seen: dict[str, set[str]],
+    warnings: list[str],
+    lang: str,
     rule: Rule,
 ) -> None:
     if rule.number in seen[lang]:
-        warnings.append(f"line {rule.line}: {lang} rule number {rule.number} appears twice; both kept")
+        warnings.append(
+            f"line {rule.line}: {lang} rule number {rule.number} appears twice; both kept"
+        )
     seen[lang].add(rule.number)
     rules[lang].append(rule)
 
@@ -241,7 +254,7 @@ def build_documents(
     titles: dict[str, str] | None = None,
 ) -> ParseResult:
     """One Document per language that has rules or glossary entries, all of one version."""
-    items = accept_headings(classify(lines))
+    items = accept_headings(classify((no, ln.replace("\xa0", " ")) for no, ln in lines))
     rules, warnings = assemble(items, chrome=chrome, first=order_of(items))
     version, alias, vwarn = version_of(text, file_date)
     glossary = glossary or {}
@@ -252,9 +265,17 @@ def build_documents(
         title = (titles or {}).get(lang) or next(
             (r.text for r in rules[lang] if r.kind == "chapter"), ""
         )
-        doc = Document(lang=lang, version=version, source=source, format=fmt, alias=alias,
-                       title=title, rules=rules[lang], glossary=glossary.get(lang, []),
-                       warnings=[*vwarn, *warnings])
+        doc = Document(
+            lang=lang,
+            version=version,
+            source=source,
+            format=fmt,
+            alias=alias,
+            title=title,
+            rules=rules[lang],
+            glossary=glossary.get(lang, []),
+            warnings=[*vwarn, *warnings],
+        )
         docs.append(doc)
     result_warnings = [*vwarn, *warnings]
     if not docs:
@@ -279,14 +300,17 @@ def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
     """A rules page saved as text: the rules it holds, or why it holds none we can store."""
     if is_garbled(text):
         return ParseResult(
-            format="web", garbled=True,
+            format="web",
+            garbled=True,
             warnings=["garbled copy: spaces and digits stripped by the copying site; not stored"],
         )
     language = name_language(text)
     if language not in (None, "English", "Chinese"):
         return ParseResult(
-            format="web", language=language,
+            format="web",
+            language=language,
             warnings=[f"written in {language}: recognised, not stored"],
         )
-    return build_documents(plain_lines(text), text=text, source=source, file_date=file_date,
-                           fmt="web", chrome=True)
+    return build_documents(
+        plain_lines(text), text=text, source=source, file_date=file_date, fmt="web", chrome=True
+    )
