@@ -3,7 +3,165 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from crkb import config
+from crkb.errors import BadInput
+
+
+def _emit(obj: object) -> None:
+    print(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def _data(args: argparse.Namespace) -> Path:
+    return Path(getattr(args, "data", None) or config.data_dir())
+
+
+def _store(args: argparse.Namespace):
+    from crkb.cli import _open_store
+
+    return _open_store(args)
+
+
+def _number(raw: str) -> str:
+    from crkb.numbers import normalise
+
+    n = normalise(raw)
+    if n is None:
+        raise BadInput(f"{raw!r}: not a rule number (e.g. 901.3a, 702, 9)")
+    return n
+
+
+# search ------------------------------------------------------------------------------------------
+def cmd_search(args: argparse.Namespace) -> int:
+    from crkb.search.engine import Searcher
+    from crkb.store.location import current_build
+
+    if args.limit < 1 or args.limit > 100:
+        raise BadInput(f"--limit {args.limit}: expected 1 to 100")
+    result = Searcher(current_build(_data(args)) / "index").search(
+        args.query, lang=args.lang, version=args.version, limit=args.limit
+    )
+    if args.json:
+        _emit(result)
+        return 0
+    if result.get("did_you_mean"):
+        print(f"did you mean: {result['did_you_mean']}")
+    for hit in result["hits"]:
+        moved = f" (now {hit['current_number']})" if hit.get("current_number") else ""
+        title = f" {hit['title']}" if hit.get("title") else ""
+        print(f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}: {hit['text'][:160]}")
+    if not result["hits"]:
+        print("no hits")
+    return 0
+
+
+# diff / history ------------------------------------------------------------------------------------
+def cmd_diff(args: argparse.Namespace) -> int:
+    from crkb.diff.stored import diff
+
+    result = diff(_store(args), args.old, args.new, lang=args.lang)
+    if args.json:
+        _emit(result)
+        return 0
+    s = result["summary"]
+    print(f"{result['from']} → {result['to']} ({result['lang']}): " + ", ".join(f"{v} {k}" for k, v in s.items()))
+    for c in result["changes"]:
+        num = c["new_number"] or c["old_number"]
+        arrow = f"{c['old_number']} → {c['new_number']}" if c["kind"].startswith("moved") else num
+        note = " (citations renumbered only)" if c.get("refs_only") else ""
+        print(f"{c['kind']:>13} {arrow}{note}")
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from crkb.diff.stored import history
+
+    result = history(_store(args), _number(args.rule), args.version, lang=args.lang)
+    if args.json:
+        _emit(result)
+        return 0
+    last = None
+    for row in result["history"]:
+        marker = "" if row["text"] == last else "  (text changed)" if last is not None else ""
+        print(f"{row['version']}  {row['number']}{marker}")
+        last = row["text"]
+    return 0
+
+
+# check -------------------------------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace) -> int:
+    from crkb.checks.review import ReviewFile
+    from crkb.checks.stored import report, reviews_path
+
+    data = _data(args)
+    if args.mark:
+        fid, _, status = args.mark.partition("=")
+        if status not in ("reviewed", "false_alarm", "open"):
+            raise BadInput(f"--mark {args.mark!r}: expected ID=reviewed, ID=false_alarm or ID=open")
+        reviews = ReviewFile(reviews_path(data))
+        if status == "open":
+            reviews.unmark(fid)
+        else:
+            reviews.mark(fid, status, args.note or "")
+        reviews.save()
+        print(f"{fid}: {status}")
+        return 0
+    result = report(_store(args), data, args.version, kind=args.kind, chapter=args.chapter,
+                    include_reviewed=args.all)
+    if args.json:
+        _emit(result)
+    elif args.csv:
+        w = csv.writer(sys.stdout)
+        w.writerow(["id", "rule", "kind", "status", "detail", "en", "zh"])
+        for f in result["findings"]:
+            w.writerow([f["id"], f["rule"], f["kind"], f["status"], f["detail"], f["en"], f["zh"]])
+    else:
+        print(f"{result['version']}: {len(result['findings'])} open findings of {result['total']}")
+        for f in result["findings"]:
+            print(f"{f['id']}  {f['rule']:>8}  {f['kind']:<20} {f['detail']}")
+    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add this module's commands to the `crkb` parser."""
+    s = sub.add_parser("search", help="ranked hits in either language")
+    s.add_argument("query")
+    s.add_argument("--lang", choices=["en", "zh", "auto"], default="auto")
+    s.add_argument("--version", help="version id, alias or latest (default: newest of each language)")
+    s.add_argument("--limit", type=int, default=10)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--data", help=argparse.SUPPRESS)
+    s.set_defaults(func=cmd_search)
+
+    d = sub.add_parser("diff", help="changes between any two versions")
+    d.add_argument("old", metavar="FROM")
+    d.add_argument("new", metavar="TO")
+    d.add_argument("--lang", choices=["en", "zh"], default="en")
+    d.add_argument("--json", action="store_true")
+    d.add_argument("--data", help=argparse.SUPPRESS)
+    d.set_defaults(func=cmd_diff)
+
+    h = sub.add_parser("history", help="a rule through every version, following renumbering")
+    h.add_argument("rule")
+    h.add_argument("--version", help="the version RULE is numbered in (default latest)")
+    h.add_argument("--lang", choices=["en", "zh"], default="en")
+    h.add_argument("--json", action="store_true")
+    h.add_argument("--data", help=argparse.SUPPRESS)
+    h.set_defaults(func=cmd_history)
+
+    c = sub.add_parser("check", help="translation consistency findings for a Chinese release")
+    c.add_argument("--version", help="version id, alias or latest (default: newest translation)")
+    c.add_argument("--kind", help="only findings of this kind")
+    c.add_argument("--chapter", help="only rules of this chapter or section (e.g. 7, 702)")
+    c.add_argument("--all", action="store_true", help="include findings marked reviewed or false alarm")
+    c.add_argument("--mark", metavar="ID=STATUS", help="mark a finding reviewed, false_alarm or open")
+    c.add_argument("--note", help="a note to keep with --mark")
+    fmt = c.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument("--csv", action="store_true")
+    c.add_argument("--data", help=argparse.SUPPRESS)
+    c.set_defaults(func=cmd_check)

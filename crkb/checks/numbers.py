@@ -100,10 +100,14 @@ def mask_rule_numbers(text: str) -> str:
 
 def zh_value(run: str) -> int | None:
     """`二十` → 20, `十五` → 15, `一百零八` → 108, `两` → 2; None for runs that are no number."""
+    if set(run) <= {"零", "〇"}:
+        return 0
     total, section, digit = 0, 0, None
     for ch in run:
+        if ch in "零〇":
+            continue  # a place holder: 一百零八
         if ch in _ZH_DIGITS:
-            if digit is not None and ch not in "零〇":
+            if digit is not None:
                 return None  # "一二" is not a number
             digit = _ZH_DIGITS[ch]
         else:

@@ -22,14 +22,16 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 
 from crkb.checks import numbers as qty
 from crkb.checks.findings import Finding, mark, mark_all, mark_changes
 from crkb.graph.references import extract, resolve
-from crkb.graph.terms import build_dictionary, pair_glossaries
+from crkb.graph.terms import build_dictionary, pair_glossaries, split_variants
 from crkb.model import Document, GlossaryEntry, Reference, Rule
 from crkb.numbers import sort_key
 
@@ -57,12 +59,21 @@ def _parts(rule: Rule) -> list[str]:
     return [rule.text, *rule.examples]
 
 
-def _refs(rule: Rule, lang: str) -> list[Reference]:
-    refs = [r for part in _parts(rule) for r in extract(rule.number, part, lang)]
-    for part in _parts(rule):
-        for m in _SECTION_TITLED.finditer(part):
-            refs.append(Reference(rule.number, m.group(1), m.group(1)))
+# "规则509.1b至c": a letter range written with 至, which the reference grammar reads as a list.
+_ZH_LETTER_RANGE = re.compile(r"(\d{3}\.\d+[a-z])\s*至\s*([a-z])(?![a-z])")
+
+
+def _extract(source: str, text: str, lang: str) -> list[Reference]:
+    """References of a text, plus sections cited by number and title alone."""
+    if lang == "zh":
+        text = _ZH_LETTER_RANGE.sub(lambda m: f"{m.group(1)}-{m.group(2)}", text)
+    refs = extract(source, text, lang)
+    refs += [Reference(source, m.group(1), m.group(1)) for m in _SECTION_TITLED.finditer(text)]
     return refs
+
+
+def _refs(rule: Rule, lang: str) -> list[Reference]:
+    return [r for part in _parts(rule) for r in _extract(rule.number, part, lang)]
 
 
 def _spans(text: str, needles: set[str]) -> list[tuple[int, int]]:
@@ -215,61 +226,121 @@ def untranslated(e: Rule, z: Rule) -> list[Finding]:
 
 # ---- glossary terms in rules --------------------------------------------------------------
 
-# Terms the translation renders in too many ways to check, or too general to mean anything.
-_GENERIC_TERMS = {"card", "player", "object", "game", "ability", "effect", "text", "turn"}
-_MIN_CONSISTENCY = 0.85  # share of rules where a term's Chinese name appears when its English does
+# Ordinary English words that are also glossary terms: a translation may paraphrase them freely.
+_GENERIC_TERMS = set(
+    "card player object game ability effect text turn if unless instead name color type step deck"
+    " event owner play phase zone hand move create power block team pay cost mana damage copy"
+    " search during option placed dies tapped counter case modified independent general paired"
+    " offering limited discard requirement variant".split()
+)
+# Share of rules that must use a term's Chinese name when the English rule uses the term: below
+# it the translation renders the term in several ways and a missing name means nothing.
+_MIN_CONSISTENCY = 0.85
+_MIN_SINGLE = 0.95  # single words are more often used in their everyday sense
 
 
-def _inflected(term: str) -> str:
-    """A regex for a term with its plural and verb forms ("Copy" → copy|copies|copied|copying)."""
-    head, _, last = term.rpartition(" ")
-    prefix = re.escape(head + " ") if head else ""
-    low = last
-    if re.search(r"[^aeiou]y$", low, re.I):
-        stem = re.escape(low[:-1])
-        tail = f"{stem}(?:y|ies|ied|ying)"
-    elif low.endswith("e"):
-        stem = re.escape(low[:-1])
-        tail = f"{stem}(?:e|es|ed|ing)"
-    else:
-        stem = re.escape(low)
-        tail = f"{stem}(?:s|es|ed|ing|'s|’s)?"
-    return prefix + tail
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
-def _term_regex(english_terms: Sequence[str]) -> re.Pattern[str] | None:
-    if not english_terms:
-        return None
-    alts = sorted(english_terms, key=len, reverse=True)
-    body = "|".join(f"(?P<t{i}>{_inflected(t)})" for i, t in enumerate(alts))
-    return re.compile(rf"(?<![\w-])(?:{body})(?![\w-])", re.I)
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A crude common form of an English word: copies/copied/copy → copy, casts → cast."""
+    w = word.lower()
+    w = re.sub(r"['’]s?$", "", w)
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)] + repl
+            break
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
 
 
-def term_findings(pairs: Sequence[tuple[Rule, Rule]], terms: dict[str, str]) -> list[Finding]:
-    """English glossary terms whose Chinese names are missing from the translated rule."""
-    usable = {
-        e: z
-        for e, z in terms.items()
-        if e.casefold() not in _GENERIC_TERMS and len(z) >= 2 and re.search(r"[\u4e00-\u9fff]", z)
-    }
-    names = sorted(usable, key=len, reverse=True)
-    rx = _term_regex(names)
-    if rx is None:
-        return []
+class TermIndex:
+    """Finds glossary terms in English text word by word (whole words, inflection-aware)."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        self.by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
+        for term in terms:
+            words = tuple(_TOKEN.findall(term))
+            if not words:
+                continue
+            key = tuple(w.lower() for w in words[:-1]) + (stem(words[-1]),)
+            self.by_first[key[0]].append((key, term))
+        for cands in self.by_first.values():
+            cands.sort(key=lambda c: len(c[0]), reverse=True)
+
+    def find(self, text: str) -> dict[str, list[tuple[int, int]]]:
+        """Each term found → spans (longest match wins where terms overlap)."""
+        toks = [(m.group(0).lower(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+        stems = [stem(t[0]) for t in toks]
+        hits: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        i = 0
+        while i < len(toks):
+            matched = 0
+            for first in {toks[i][0], stems[i]}:
+                for key, term in self.by_first.get(first, ()):
+                    n = len(key)
+                    if n <= matched or i + n > len(toks):
+                        continue
+                    if all(toks[i + k][0] == key[k] for k in range(n - 1)) and (
+                        stems[i + n - 1] == key[-1]
+                    ):
+                        if _gap_free(text, toks[i : i + n]):
+                            hits[term].append((toks[i][1], toks[i + n - 1][2]))
+                            matched = n
+                            break
+            i += max(matched, 1)
+        return hits
+
+
+def _gap_free(text: str, toks: Sequence[tuple[str, int, int]]) -> bool:
+    return all(text[a[2] : b[1]] == " " for a, b in zip(toks, toks[1:]))
+
+
+def _in_name(text: str, start: int) -> bool:
+    """A capitalised word mid-sentence: part of a card name or a quoted title, not the term."""
+    if not text[start].isupper() or start == 0:
+        return False
+    before = text[:start].rstrip()
+    return not before or before[-1] not in ".!?:"
+
+
+def _has_term(text: str, zh_term: str) -> bool:
+    """The Chinese name is in the text; `衍生物` also as the head of `衍生生物`, `衍生神器`."""
+    if zh_term in text:
+        return True
+    return len(zh_term) >= 3 and zh_term.endswith("物") and zh_term[:-1] in text
+
+
+def term_findings(
+    pairs: Sequence[tuple[Rule, Rule]], terms: dict[str, str], english_terms: Sequence[str] = ()
+) -> list[Finding]:
+    """English glossary terms whose Chinese names are missing from the translated rule.
+
+    `english_terms` (all terms of the English glossary) are matched too, so a longer term with
+    no known Chinese name still hides the shorter terms inside it.
+    """
+    usable = {}
+    for e, z in terms.items():
+        z = re.split(r"[（(]", z)[0].strip()
+        if e.casefold() in _GENERIC_TERMS or len(z) < 2 or re.search(r"[.…A-Za-z]", z):
+            continue
+        usable[e] = z
+    index = TermIndex(sorted(set(terms) | set(english_terms)))
     seen: dict[str, list[tuple[Rule, Rule, list[tuple[int, int]]]]] = defaultdict(list)
     for e, z in pairs:
-        text = e.text
-        hits: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for m in rx.finditer(text):
-            idx = int(m.lastgroup[1:]) if m.lastgroup else -1
-            hits[names[idx]].append((m.start(), m.end()))
-        for term, spans in hits.items():
-            seen[term].append((e, z, spans))
+        for term, spans in index.find(e.text).items():
+            if term not in usable:
+                continue
+            spans = [sp for sp in spans if not _in_name(e.text, sp[0])]
+            if spans:
+                seen[term].append((e, z, spans))
     out = []
     for term, uses in seen.items():
         zh_term = usable[term]
-        missing = [(e, z, spans) for e, z, spans in uses if zh_term not in z.text]
-        if not missing or 1 - len(missing) / len(uses) < _MIN_CONSISTENCY:
+        missing = [(e, z, spans) for e, z, spans in uses if not _has_term(z.text, zh_term)]
+        consistency = 1 - len(missing) / len(uses)
+        single = " " not in term
+        if not missing or consistency < (_MIN_SINGLE if single else _MIN_CONSISTENCY):
             continue
         for e, z, spans in missing:
             out.append(
@@ -285,9 +356,10 @@ def term_findings(pairs: Sequence[tuple[Rule, Rule]], terms: dict[str, str]) -> 
 
 
 def _gtargets(entry: GlossaryEntry, lang: str) -> frozenset[str]:
-    refs = extract("g", entry.text, lang)
-    refs += [Reference("g", m.group(1), m.group(1)) for m in _SECTION_TITLED.finditer(entry.text)]
-    return frozenset(r.target for r in refs)
+    return frozenset(r.target for r in _extract("g", entry.text, lang))
+
+
+_GAP = 1.5  # cost of leaving an entry unpaired: two swapped definitions stay paired
 
 
 def align_glossaries(
@@ -295,39 +367,45 @@ def align_glossaries(
 ) -> list[tuple[int | None, int | None]]:
     """Pair the entries of two glossaries kept in the same (English alphabetical) order.
 
-    Same length: by position. Otherwise a banded alignment scoring a known term pair highest,
-    then equal non-empty citations, then two entries that cite nothing.
+    Same length: by position. Otherwise a banded alignment: a known term pair scores highest,
+    then equal citations, then definitions of proportional length.
     """
     if len(en) == len(zh):
         return [(i, i) for i in range(len(en))]
     te = [_gtargets(x, "en") for x in en]
     tz = [_gtargets(x, "zh") for x in zh]
     known = {k.casefold(): v for k, v in terms.items()}
+    ratios = sorted(len(z.text) / max(1, len(e.text)) for e, z in zip(en, zh, strict=False))
+    ratio = ratios[len(ratios) // 2] if ratios else 0.35
 
-    def score(i: int, j: int) -> int:
-        if known.get(en[i].term.casefold()) == zh[j].term:
-            return 4
+    def score(i: int, j: int) -> float:
+        # Definitions of one entry have proportional lengths; equal citations and a known
+        # term pair weigh more. Any two entries may pair (then their citations are compared).
+        lengths = len(zh[j].text) / max(1.0, ratio * len(en[i].text))
+        s = max(0.05, 1 - abs(math.log(max(lengths, 1e-3))))
         if te[i] == tz[j]:
-            return 2 if te[i] else 1
-        return 0
+            s += 2 if te[i] else 0.5
+        if known.get(en[i].term.casefold()) == zh[j].term:
+            s += 4
+        return s
 
     n, m = len(en), len(zh)
     band = abs(n - m) + 12
     neg = -1
-    best: dict[tuple[int, int], int] = {}
+    best: dict[tuple[int, int], float] = {}
     move: dict[tuple[int, int], int] = {}
     for i in range(n + 1):
         for j in range(max(0, i - band), min(m, i + band) + 1):
             if i == 0 and j == 0:
                 best[0, 0] = 0
                 continue
-            cands = []
-            if i and j and (s := score(i - 1, j - 1)):
-                cands.append((best.get((i - 1, j - 1), neg * 10**9) + s, 0))
+            cands: list[tuple[float, int]] = []
+            if i and j:
+                cands.append((best.get((i - 1, j - 1), neg * 10**9) + score(i - 1, j - 1), 0))
             if i:
-                cands.append((best.get((i - 1, j), neg * 10**9), 1))
+                cands.append((best.get((i - 1, j), neg * 10**9) - _GAP, 1))
             if j:
-                cands.append((best.get((i, j - 1), neg * 10**9), 2))
+                cands.append((best.get((i, j - 1), neg * 10**9) - _GAP, 2))
             best[i, j], move[i, j] = max(cands)
     pairs: list[tuple[int | None, int | None]] = []
     i, j = n, m
@@ -343,6 +421,20 @@ def align_glossaries(
             pairs.append((None, j - 1))
             j -= 1
     return pairs[::-1]
+
+
+def aligned_terms(en: Document, zh: Document) -> list[tuple[str, str]]:
+    """(English, Chinese) term pairs of aligned glossary entries that cite the same rules.
+
+    Unlike position pairing, this survives a glossary that lost or gained an entry.
+    """
+    out = []
+    for i, j in align_glossaries(en.glossary, zh.glossary, {}):
+        if i is not None and j is not None:
+            e, z = en.glossary[i], zh.glossary[j]
+            if _gtargets(e, "en") == _gtargets(z, "zh"):
+                out.append((e.term, z.term))
+    return out
 
 
 def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]:
@@ -395,14 +487,15 @@ def stale_translation(en: Document, zh: Document, later_en: Sequence[Document]) 
     newest = later[-1]
     newest_map = newest.rule_map()
     newest_texts = {r.text for r in newest.rules}
+    later_maps = [(d.version, d.rule_map()) for d in later]
     out = []
     for rule in en.rules:
         if rule.number not in zm or rule.text in newest_texts:
             continue
         new = newest_map.get(rule.number)
         changed_in = next(
-            (d.version for d in later
-             if (r := d.rule_map().get(rule.number)) is None or r.text != rule.text),
+            (v for v, m in later_maps
+             if (r := m.get(rule.number)) is None or r.text != rule.text),
             newest.version,
         )
         if new is None:
@@ -426,6 +519,15 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
 
 
+def _same_title(cited: str, actual: str) -> bool:
+    """Titles equal but for punctuation (a list's "Planechase;" is still "Planechase")."""
+
+    def norm(t: str) -> str:
+        return re.sub(r"[\s\"“”'‘’,.，。:：;；()（）]", "", t).casefold()
+
+    return norm(cited) == norm(actual)
+
+
 def stale_references(doc: Document, lang: str) -> list[Finding]:
     """Citations whose quoted title is not the cited rule's title (in one language)."""
     rules = doc.rule_map()
@@ -435,6 +537,8 @@ def stale_references(doc: Document, lang: str) -> list[Finding]:
             if not ref.stale or ref.title is None:
                 continue
             target = rules[ref.target]
+            if _same_title(ref.title, target.title or ""):
+                continue
             text = _joined(rule)
             spans = _spans(text, {ref.title})
             en_html, zh_html = (mark(text, spans), "") if lang == "en" else ("", mark(text, spans))
@@ -459,7 +563,7 @@ def check(
 ) -> list[Finding]:
     """Every finding for one release's English and Chinese Documents, in rule order."""
     if terms is None:
-        terms = build_dictionary([pair_glossaries(en, zh)])
+        terms = build_dictionary([pair_glossaries(en, zh), aligned_terms(en, zh)])
     zm = zh.rule_map()
     pairs = [(e, zm[e.number]) for e in en.rule_map().values() if e.number in zm]
     out = rule_numbers(en, zh)
@@ -468,7 +572,8 @@ def check(
         out += references(e, z)
         out += numbers(e, z)
         out += untranslated(e, z)
-    out += term_findings(pairs, terms)
+    english_terms = [t for g in en.glossary for t in split_variants(g.term)]
+    out += term_findings(pairs, terms, english_terms)
     out += glossary(en, zh, terms)
     out += stale_translation(en, zh, later_en)
     out += stale_references(en, "en")

@@ -38,8 +38,10 @@ class Change:
     @property
     def title_changed(self) -> bool:
         """A titled rule (chapter, section, keyword) whose title reads differently."""
-        return self.old_number is not None and self.new_number is not None and (
-            self.old_title != self.new_title
+        return (
+            self.old_number is not None
+            and self.new_number is not None
+            and (self.old_title != self.new_title)
         )
 
     def to_json(self) -> dict[str, object]:
@@ -91,10 +93,7 @@ def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
     if text == "same" and examples == "same" and not moved:
         return None
     edited = "edited" in (text, examples)
-    if moved:
-        kind = "moved_changed" if edited else "moved"
-    else:
-        kind = "changed"
+    kind = ("moved_changed" if edited else "moved") if moved else "changed"
     return Change(
         kind=kind,
         old_number=old.number,
@@ -111,8 +110,9 @@ def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
     )
 
 
-def diff_rules(old_rules: list[Rule], new_rules: list[Rule],
-               mapping: Mapping[str, str] | None = None) -> list[Change]:
+def diff_rules(
+    old_rules: list[Rule], new_rules: list[Rule], mapping: Mapping[str, str] | None = None
+) -> list[Change]:
     """Changes between two rule lists (a precomputed old → new `mapping` may be passed)."""
     if mapping is None:
         mapping = match_rules(old_rules, new_rules)
@@ -124,8 +124,15 @@ def diff_rules(old_rules: list[Rule], new_rules: list[Rule],
         n_num = mapping.get(o_num)
         n = new_map.get(n_num) if n_num is not None else None
         if n is None:
-            ch = Change("removed", o.number, None, o.text, None, old_examples=list(o.examples),
-                        old_title=o.title)
+            ch = Change(
+                "removed",
+                o.number,
+                None,
+                o.text,
+                None,
+                old_examples=list(o.examples),
+                old_title=o.title,
+            )
             changes.append(((sort_key(o.number), 1), ch))
             continue
         matched_new.add(n.number)
@@ -134,8 +141,15 @@ def diff_rules(old_rules: list[Rule], new_rules: list[Rule],
             changes.append(((sort_key(n.number), 0), ch))
     for n_num, n in new_map.items():
         if n_num not in matched_new:
-            ch = Change("added", None, n.number, None, n.text, new_examples=list(n.examples),
-                        new_title=n.title)
+            ch = Change(
+                "added",
+                None,
+                n.number,
+                None,
+                n.text,
+                new_examples=list(n.examples),
+                new_title=n.title,
+            )
             changes.append(((sort_key(n.number), 0), ch))
     changes.sort(key=lambda p: p[0])
     return [c for _, c in changes]

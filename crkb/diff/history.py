@@ -75,7 +75,8 @@ class Lineage:
     def history(self, number: str, version: str | None = None) -> dict[str, object]:
         """`{number, history: [{version, number, text}]}`, oldest first (SPEC `crkb history`)."""
         rows = [
-            {"version": v, "number": n, "text": self.texts[v][n]} for v, n in self.chain(number, version)
+            {"version": v, "number": n, "text": self.texts[v][n]}
+            for v, n in self.chain(number, version)
         ]
         return {"number": number, "history": rows}
 
@@ -98,8 +99,10 @@ def pick_versions(docs: Iterable[Document]) -> list[Document]:
     return [best[v] for v in sorted(best)]
 
 
-def build_lineage(docs: list[Document], cache: Mapping[Pair, dict[str, str]] | None = None,
-                  ) -> Lineage:
+def build_lineage(
+    docs: list[Document],
+    cache: Mapping[Pair, dict[str, str]] | None = None,
+) -> Lineage:
     """Match each version to the next (reusing `cache` pairs when given) for one language."""
     chosen = pick_versions(docs)
     versions = [d.version for d in chosen]

@@ -145,8 +145,9 @@ def _candidates(old: Side, new: Side, rows: list[int], cols: list[int]) -> dict[
     return cand
 
 
-def _shared_features(old: Side, new: Side, rows: list[int],
-                     cols: list[int]) -> dict[int, list[int]]:
+def _shared_features(
+    old: Side, new: Side, rows: list[int], cols: list[int]
+) -> dict[int, list[int]]:
     """For each old rule, the new rules sharing the most rare features (idf-weighted)."""
     vocab: dict[str, int] = {}
     df: list[int] = []
@@ -173,8 +174,11 @@ def _shared_features(old: Side, new: Side, rows: list[int],
     step = max(1, 2_000_000 // max(1, n))
     for start in range(0, len(rows), step):
         block = (omat[start : start + step] @ nmat.T).toarray()
-        top = np.argpartition(-block, k - 1, axis=1)[:, :k] if k < n else np.tile(
-            np.arange(n), (block.shape[0], 1))
+        top = (
+            np.argpartition(-block, k - 1, axis=1)[:, :k]
+            if k < n
+            else np.tile(np.arange(n), (block.shape[0], 1))
+        )
         for x, js in enumerate(top):
             out[rows[start + x]] = [cols[j] for j in js if block[x, j] > 0]
     return out
@@ -201,8 +205,9 @@ def _predict(anchors: list[tuple[int, int]], i: int) -> float:
     return b + (i - a)
 
 
-def _score(old: Side, new: Side, i: int, j: int, ctx: dict[int, int], sim: float,
-           pred: float) -> float:
+def _score(
+    old: Side, new: Side, i: int, j: int, ctx: dict[int, int], sim: float, pred: float
+) -> float:
     """Similarity plus context: predicted position, matched parent and neighbours, number, kind."""
     o, n = old.rules[i], new.rules[j]
     s = sim + 0.15 * max(0.0, 1.0 - abs(pred - j) / 25.0)
@@ -275,8 +280,9 @@ def match_sides(old: Side, new: Side) -> dict[str, str]:
     return {old.rules[i].number: new.rules[j].number for i, j in sorted(pairs.items())}
 
 
-def _solve(old: Side, new: Side, anchors: dict[int, int], rows: list[int],
-           cols: list[int]) -> dict[int, int]:
+def _solve(
+    old: Side, new: Side, anchors: dict[int, int], rows: list[int], cols: list[int]
+) -> dict[int, int]:
     cand = _candidates(old, new, rows, cols)
     anchor_list = sorted(anchors.items())
     sims: dict[tuple[int, int], float] = {}

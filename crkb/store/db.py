@@ -135,6 +135,7 @@ class Store:
         self.meta = meta
         self._aliases: dict[str, str] | None = None
         self._docs: dict[tuple[str, str], Document] = {}
+        self.cache: dict[str, object] = {}  # derived objects (lineages, diffs) built on first use
 
     def close(self) -> None:
         self.conn.close()

@@ -1,0 +1,64 @@
+"""Translation findings for a release in a built store, with the reviewers' marks applied."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crkb.checks.review import ReviewFile
+from crkb.checks.translation import check
+from crkb.errors import NotFound
+from crkb.store.db import Store
+
+REVIEWS_FILE = "reviews.json"  # in the data directory, beside the builds: it survives rebuilds
+
+
+def reviews_path(data: Path) -> Path:
+    return data / REVIEWS_FILE
+
+
+def findings(store: Store, version: str | None = None) -> tuple[str, list]:
+    """(version id, every finding) for the Chinese text of a release against its English text."""
+    vid = store.resolve_version(version, "zh")
+    if store.doc_id(vid, "en") is None:
+        raise NotFound(f"version {vid} has no English text to check the translation against")
+    key = f"findings:{vid}"
+    if key not in store.cache:
+        en = store.document(vid, "en")
+        zh = store.document(vid, "zh")
+        later = [store.document(v, "en") for v in store.version_ids("en") if v > vid]
+        terms = store.derived("terms") or None
+        store.cache[key] = check(en, zh, later_en=later, terms=terms)  # type: ignore[arg-type]
+    return vid, store.cache[key]  # type: ignore[return-value]
+
+
+def report(store: Store, data: Path, version: str | None = None, *, kind: str | None = None,
+           chapter: str | None = None, include_reviewed: bool = False) -> dict:
+    """`{version, findings: [...], counts}` filtered by kind and chapter; reviewed ones hidden."""
+    vid, found = findings(store, version)
+    reviews = ReviewFile(reviews_path(data))
+    rows = []
+    for f in found:
+        status = reviews.status(f.id)
+        if status and not include_reviewed:
+            continue
+        if kind and f.kind != kind:
+            continue
+        if chapter and not f.rule.startswith(chapter):
+            continue
+        row = f.to_json()
+        row["status"] = status or "open"
+        rows.append(row)
+    counts: dict[str, int] = {}
+    for f in found:
+        counts[f.kind] = counts.get(f.kind, 0) + 1
+    return {"version": vid, "total": len(found), "counts": counts, "findings": rows}
+
+
+def open_rules(store: Store, data: Path, version: str) -> set[str]:
+    """Rule numbers with open findings (for the badge on rule pages)."""
+    try:
+        vid, found = findings(store, version)
+    except NotFound:
+        return set()
+    reviews = ReviewFile(reviews_path(data))
+    return {f.rule for f in found if not reviews.status(f.id)}

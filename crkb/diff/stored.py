@@ -1,0 +1,108 @@
+"""Diffs and histories served from a built store: neighbour results were made by the build."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+
+from crkb.diff.compare import diff_documents, diff_summary
+from crkb.diff.history import Lineage
+from crkb.errors import NotFound
+from crkb.store.db import Store
+
+
+DIFF_CACHE = 32  # computed diffs kept per process
+
+
+class _VersionTexts(Mapping[str, str]):
+    """One version's rule texts, read from the store a rule at a time (history needs few)."""
+
+    def __init__(self, store: Store, version: str, lang: str):
+        self.store, self.version, self.lang = store, version, lang
+
+    def __getitem__(self, number: str) -> str:
+        rule = self.store.rule(self.version, self.lang, number)
+        if rule is None:
+            raise KeyError(number)
+        return rule.text
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, str) and self.store.rule(self.version, self.lang, number) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(r.number for r in self.store.document(self.version, self.lang).rules)
+
+    def __len__(self) -> int:
+        return len(self.store.document(self.version, self.lang).rules)
+
+
+class _Texts(Mapping[str, Mapping[str, str]]):
+    def __init__(self, store: Store, versions: list[str], lang: str):
+        self._v = {v: _VersionTexts(store, v, lang) for v in versions}
+
+    def __getitem__(self, version: str) -> Mapping[str, str]:
+        return self._v[version]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._v)
+
+    def __len__(self) -> int:
+        return len(self._v)
+
+
+def lineage(store: Store, lang: str = "en") -> Lineage:
+    """The lineage the build stored for a language (cached on the store)."""
+    key = f"lineage:{lang}"
+    if key not in store.cache:
+        data = store.derived(key)
+        if not data:
+            raise NotFound(f"no {lang} releases to follow a rule through")
+        versions = data["versions"]
+        pairs = {tuple(k.split("|", 1)): v for k, v in data["pairs"].items()}
+        aliases = {}
+        for info in store.versions():
+            for a in info.aliases:
+                aliases[a] = info.id
+        store.cache[key] = Lineage(versions, _Texts(store, versions, lang), pairs, aliases)  # type: ignore[arg-type]
+    return store.cache[key]
+
+
+def history(store: Store, number: str, version: str | None = None, lang: str = "en") -> dict:
+    """`{number, version, history: [{version, number, text}]}` following every renumbering."""
+    line = lineage(store, lang)
+    vid = store.resolve_version(version, lang)
+    out = line.history(number, vid)
+    out["version"] = vid
+    out["lang"] = lang
+    return out
+
+
+def diff(store: Store, old: str, new: str, lang: str = "en") -> dict:
+    """Changes between any two releases: stored for neighbours, computed (and cached) otherwise."""
+    a = store.resolve_version(old, lang)
+    b = store.resolve_version(new, lang)
+    key = f"diff:{lang}:{a}:{b}"
+    cache = store.cache.setdefault("diffs", OrderedDict())
+    if key in cache:
+        cache.move_to_end(key)
+    else:
+        changes = store.derived(key)
+        if changes is None:
+            changes = [c.to_json() for c in diff_documents(store.document(a, lang), store.document(b, lang))]
+        cache[key] = changes
+        while len(cache) > DIFF_CACHE:
+            cache.popitem(last=False)
+    changes = cache[key]
+    return {"from": a, "to": b, "lang": lang, "summary": summary(changes), "changes": changes}
+
+
+def summary(changes: list[dict]) -> dict[str, int]:
+    """Counts per kind (and of changes that only renumber citations)."""
+    out = {k: 0 for k in ("added", "removed", "changed", "moved", "moved_changed")}
+    for c in changes:
+        out[c["kind"]] = out.get(c["kind"], 0) + 1
+    out["refs_only"] = sum(1 for c in changes if c.get("refs_only"))
+    return out
+
+
+__all__ = ["lineage", "history", "diff", "summary", "diff_summary"]
