@@ -153,3 +153,32 @@ def test_strict_build_fails_on_a_bad_file(archive, tmp_path):
     strict = run("build", "--corpus", str(corpus), "--strict", data=tmp_path / "d2")
     assert strict.returncode == 2 and "broken.txt" in strict.stderr
     assert not (tmp_path / "d2" / "current").exists()
+
+
+def test_diff_history_search_check_commands(archive_build, capsys):
+    data = ["--data", str(archive_build)]
+    assert main(["diff", "2023-11-17", "2024-02-06", "--json", *data]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["from"] == "2023-11-17" and d["to"] == "2024-02-02"
+    moves = {(c["old_number"], c["new_number"]) for c in d["changes"] if c["kind"] == "moved"}
+    assert ("728.2", "729.2") in moves and ("701.34d", "701.34e") in moves
+    assert d["summary"]["removed"] == 0
+    assert main(["history", "702.7a", "--json", *data]) == 0
+    h = json.loads(capsys.readouterr().out)
+    assert {"version": "2009-05-01", "number": "502.2a"} in [
+        {"version": r["version"], "number": r["number"]} for r in h["history"]
+    ]
+    assert main(["search", "rule 704.5j", "--json", *data]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["hits"][0]["number"] == "704.5j"
+    assert main(["check", "--version", "2024-04-10", "--json", *data]) == 0
+    c = json.loads(capsys.readouterr().out)
+    assert c["version"] == "2024-04-12"
+    assert any(f["rule"] == "115.3" and f["kind"] == "references" for f in c["findings"])
+    first = c["findings"][0]["id"]
+    assert main(["check", "--version", "2024-04-10", "--mark", f"{first}=false_alarm", *data]) == 0
+    capsys.readouterr()
+    assert main(["check", "--version", "2024-04-10", "--json", *data]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert first not in [f["id"] for f in again["findings"]]
+    assert len(again["findings"]) == len(c["findings"]) - 1
