@@ -50,6 +50,7 @@ class BuildReport:
     versions: int
     documents: int
     skipped: list[tuple[str, str]]
+    reported: list[tuple[str, str]]
     seconds: float
     steps: dict[str, float]
 
@@ -272,5 +273,5 @@ def build(
         raise
     if sys.stderr.isatty():
         sys.stderr.write("\r\x1b[K")
-    return BuildReport(final, len(asm.aliases), len(asm.docs), asm.skipped,
+    return BuildReport(final, len(asm.aliases), len(asm.docs), asm.skipped, asm.reported,
                        time.perf_counter() - t0, steps)

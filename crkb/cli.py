@@ -44,6 +44,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     report = build(corpus, data, strict=args.strict)
     for _path, reason in report.skipped:
         print(f"skipped: {reason}", file=sys.stderr)
+    for path, what in report.reported:
+        print(f"recognised, not stored: {path}: {what}", file=sys.stderr)
     steps = ", ".join(f"{k} {v:.1f}s" for k, v in report.steps.items())
     print(f"built {report.versions} versions, {report.documents} documents in {report.seconds:.1f}s"
           f" ({steps}); {len(report.skipped)} file(s) skipped → {report.path}")

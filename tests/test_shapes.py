@@ -20,7 +20,7 @@ RULE_LINE = re.compile(r"^(\d{3}\.\d+[a-z]?)\.? ?\S", re.M)
 
 
 def seed(prefix: str) -> Path:
-    return next(SEEDS.glob(f"{prefix}_*.txt"))
+    return next(SEEDS.rglob(f"{prefix}_*.txt"))
 
 
 def texts(doc) -> list[str]:
