@@ -19,11 +19,37 @@ from whoosh.lang.porter import stem as _porter
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+_WORD = re.compile(r"[A-Za-z0-9]+")
 # Short function words that only add noise to rule search (a smaller list than Whoosh's:
 # "not", "can", "may", "all", "each" change a rule's meaning and stay searchable).
 STOP_WORDS = frozenset(
-    "a an and are as at be by for from if in is it of on or that the this to with its".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "if",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "with",
+        "its",
+        "s",
+        "t",
+    ]
 )
 ALT = "\x1f"  # joins tokens that share one position in a pre-tokenized field
 
@@ -36,7 +62,7 @@ def has_cjk(text: str) -> bool:
 def english_analyzer():
     """The English analyzer of the index: words, lowercase, stop words out, Porter stems."""
     return (
-        RegexTokenizer(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+        RegexTokenizer(r"[A-Za-z0-9]+")
         | LowercaseFilter()
         | StopFilter(stoplist=STOP_WORDS, minsize=1)
         | StemFilter(cachesize=50000)
@@ -59,9 +85,23 @@ def english_terms(text: str) -> list[str]:
     return [stem(w) for w in english_words(text) if w not in STOP_WORDS]
 
 
-def english_key(text: str) -> str:
-    """A phrase reduced to its stems, for matching a query against glossary terms and titles."""
-    return " ".join(english_terms(text.replace("-", " ")))
+def singular(word: str) -> str:
+    """A light English singular: `counters` → `counter`, `abilities` → `ability`."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def term_key(lang: str, text: str) -> str:
+    """How a glossary term, a rule title and a query are compared: `Poison Counters` ~ `poison
+    counter`, `State-Based Actions` ~ `state based action`; Chinese without spaces or punctuation.
+    """
+    if lang == "en":
+        words = english_words(text.replace("-", " "))
+        return " ".join(singular(w) for w in words if w not in STOP_WORDS)
+    return re.sub(r"[\s\W_]+", "", text)
 
 
 class PreTokenized(Tokenizer):
@@ -163,9 +203,7 @@ class ChineseCutter:
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one cutter per process, queries repeat
     def cut(self, text: str) -> tuple[str, ...]:
         """Precise-mode words (lowercase), without spaces and punctuation."""
-        return tuple(
-            w.lower() for w in self.tk.cut(text, HMM=False) if w.strip() and _is_word(w)
-        )
+        return tuple(w.lower() for w in self.tk.cut(text, HMM=False) if w.strip() and _is_word(w))
 
     def subwords(self, word: str) -> list[str]:
         """Dictionary words inside a longer word (search-mode style), longest first."""

@@ -16,7 +16,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+from crkb.graph.terms import split_variants
 from crkb.model import Document
+from crkb.numbers import parent_of
 from crkb.search import analysis
 
 META = "meta.json"
@@ -28,7 +30,11 @@ _SEE_ZH = re.compile(r"^参见(.+?)。?$")
 
 
 def schema():
-    """The Whoosh schema: stored display fields, English and Chinese search fields."""
+    """The Whoosh schema: stored display fields, English and Chinese search fields.
+
+    No positions are kept (the engine checks phrases on the few top texts), which halves the
+    build; `ctx` holds the titles of the section and titled rule a rule belongs to.
+    """
     from whoosh import fields
 
     en = analysis.english_analyzer()
@@ -41,13 +47,15 @@ def schema():
         text=fields.STORED(),
         other=fields.STORED(),
         cur=fields.STORED(),
-        body=fields.TEXT(analyzer=en, phrase=True),
-        etitle=fields.TEXT(analyzer=en, phrase=False, field_boost=1.5),
-        ex=fields.TEXT(analyzer=en, phrase=False, field_boost=0.3),
-        zw=fields.TEXT(analyzer=pre, phrase=True),
-        zt=fields.TEXT(analyzer=pre, phrase=False, field_boost=1.5),
-        zex=fields.TEXT(analyzer=pre, phrase=False, field_boost=0.3),
-        zbi=fields.TEXT(analyzer=pre, phrase=True),
+        body=fields.TEXT(analyzer=en, phrase=False),
+        etitle=fields.TEXT(analyzer=en, phrase=False),
+        ex=fields.TEXT(analyzer=en, phrase=False),
+        ctx=fields.TEXT(analyzer=en, phrase=False),
+        zw=fields.TEXT(analyzer=pre, phrase=False),
+        zt=fields.TEXT(analyzer=pre, phrase=False),
+        zex=fields.TEXT(analyzer=pre, phrase=False),
+        zctx=fields.TEXT(analyzer=pre, phrase=False),
+        zbi=fields.TEXT(analyzer=pre, phrase=False),
     )
 
 
@@ -74,12 +82,6 @@ def ranges(ordinals: list[int]) -> list[list[int]]:
     return out
 
 
-def _term_key(lang: str, term: str) -> str:
-    if lang == "en":
-        return analysis.english_key(term)
-    return re.sub(r"\s+", "", term)
-
-
 def _glossary_targets(doc: Document) -> dict[str, list[str]]:
     """Glossary term key → rule numbers it refers to (following one `See <term>.` hop)."""
     direct: dict[str, list[str]] = defaultdict(list)
@@ -91,17 +93,15 @@ def _glossary_targets(doc: Document) -> dict[str, list[str]]:
     by_key: dict[str, list[str]] = {}
     see: dict[str, str] = {}
     for g in doc.glossary:
-        from crkb.graph.terms import split_variants
-
         m = (_SEE_EN if doc.lang == "en" else _SEE_ZH).match(g.text.strip())
         for variant in split_variants(g.term):
-            key = _term_key(doc.lang, variant)
+            key = analysis.term_key(doc.lang, variant)
             if not key:
                 continue
             if direct.get(g.term):
                 by_key.setdefault(key, direct[g.term])
             elif m:
-                see[key] = _term_key(doc.lang, m.group(1).strip("“”\"「」 "))
+                see[key] = analysis.term_key(doc.lang, m.group(1).strip('“”"「」 '))
     for key, other in see.items():
         if other in by_key:
             by_key.setdefault(key, by_key[other])
@@ -112,10 +112,21 @@ def _title_targets(doc: Document) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for r in doc.rules:
         if r.title:
-            key = _term_key(doc.lang, r.title)
+            key = analysis.term_key(doc.lang, r.title)
             if key:
                 out.setdefault(key, []).append(r.number)
     return out
+
+
+def _context(number: str, titled: dict[str, str]) -> str:
+    """Titles of the section and the titled rule above a rule: `Cleanup Step` for 514.1."""
+    out = []
+    p = parent_of(number)
+    while p is not None:
+        if p in titled and len(p) > 1:
+            out.append(titled[p])
+        p = parent_of(p)
+    return "\n".join(reversed(out))
 
 
 def _moves_from_titles(docs: dict[tuple[str, str], Document]) -> dict[tuple[str, str], str]:
@@ -145,9 +156,7 @@ def build_index(
     from whoosh import index as windex
 
     picked = pick_documents(docs)
-    versions = {
-        lang: sorted(v for lg, v in picked if lg == lang) for lang in ("en", "zh")
-    }
+    versions = {lang: sorted(v for lg, v in picked if lg == lang) for lang in ("en", "zh")}
     ordinal = {(lang, v): i for lang, vs in versions.items() for i, v in enumerate(vs)}
     if moves is None:
         moves = _moves_from_titles(picked)
@@ -163,19 +172,18 @@ def build_index(
         if doc.alias:
             aliases[doc.alias] = v
         o = ordinal[(lang, v)]
-        twin = picked.get(("zh" if lang == "en" else "en", v))
-        other = twin.rule_map() if twin else {}
+        titled = {r.number: r.title for r in doc.rules if r.title}
         for r in doc.rules:
-            tw = other.get(r.number)
             cur = moves.get((v, r.number)) if lang == "zh" else None
-            key = (lang, r.number, r.title, r.text, tuple(r.examples), tw.text if tw else None, cur)
+            ctx = _context(r.number, titled)
+            key = (lang, r.number, r.kind, r.title, r.text, tuple(r.examples), ctx, cur)
             records.setdefault(key, []).append(o)
         for k, t in _glossary_targets(doc).items():
             gloss[lang].setdefault((k, tuple(t)), []).append(o)
         for k, t in _title_targets(doc).items():
             titles[lang].setdefault((k, tuple(t)), []).append(o)
 
-    for lang, number, title, text, _ex, _o, _c in records:
+    for lang, _number, _kind, _title, text, *_rest in records:
         if lang == "en":
             vocab.update(w for w in analysis.english_words(text) if w.isalpha() and len(w) > 2)
 
@@ -187,30 +195,35 @@ def build_index(
     ix = windex.create_in(str(tmp), schema())
     writer = ix.writer(limitmb=256)
     meta_records = []
-    for rid, (key, ords) in enumerate(records.items()):
-        lang, number, title, text, examples, other_text, cur = key
-        fields = {
-            "rid": rid,
-            "lang": lang,
-            "number": number,
-            "title": title,
-            "text": text,
-            "other": other_text,
-            "cur": cur,
-        }
+    # Records of the newest releases first: every version's documents then lie within a prefix
+    # of the document numbers (by the newest version a record belongs to), so the engine reads
+    # only the head of each posting list for the default scope.
+    ordered = sorted(
+        records.items(), key=lambda kv: (len(versions[kv[0][0]]) - 1 - max(kv[1]), kv[0][0])
+    )
+    for rid, (key, ords) in enumerate(ordered):
+        lang, number, kind, title, text, examples, ctx, cur = key
+        fields = {"rid": rid, "lang": lang, "number": number, "title": title, "text": text}
+        if cur:
+            fields["cur"] = cur
+        titled = title and kind in ("rule", "subrule")  # a section's text is its title
         if lang == "en":
             fields["body"] = text
-            if title:
+            if titled:
                 fields["etitle"] = title
             if examples:
                 fields["ex"] = "\n".join(examples)
+            if ctx:
+                fields["ctx"] = ctx
         elif cutter is not None:
             fields["zw"] = analysis.encode_groups(cutter.groups(text))
             fields["zbi"] = " ".join(analysis.bigrams(text))
-            if title:
+            if titled:
                 fields["zt"] = analysis.encode_groups(cutter.groups(title))
             if examples:
                 fields["zex"] = analysis.encode_groups(cutter.groups("\n".join(examples)))
+            if ctx:
+                fields["zctx"] = analysis.encode_groups(cutter.groups(ctx))
         writer.add_document(**fields)
         meta_records.append([lang, number, ranges(ords)])
     writer.commit()
@@ -229,7 +242,7 @@ def build_index(
         "titles": {
             lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
         },
-        "terms": {z: analysis.english_key(e) for e, z in terms.items()},
+        "terms": {analysis.term_key("zh", z): analysis.term_key("en", e) for e, z in terms.items()},
         "vocab": {w: c for w, c in vocab.items() if c >= 1},
     }
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")

@@ -1,0 +1,117 @@
+"""BM25 over the index's postings, restricted to one version's documents.
+
+Whoosh's own matcher tree costs a Python call per posting of every version; here a term's
+postings are read block by block once, cut down to the version in scope and cached, so a
+query touches only that version's documents.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+K1 = 1.2
+B = 0.75
+
+
+def read_postings(
+    reader, field: str, term: str, upto: int | None = None
+) -> tuple[list[int], list[float]]:
+    """(docnums, weights) of a term in a field, up to about `upto`; empty when not indexed."""
+    try:
+        m = reader.postings(field, term)
+    except Exception:  # noqa: BLE001 - an unknown term is simply absent
+        return [], []
+    ids: list[int] = []
+    weights: list[float] = []
+    if hasattr(m, "_read_ids") and hasattr(m, "_next_block"):
+        while m.is_active():  # whole blocks at a time (Whoosh 2.7 leaf matcher)
+            m._read_ids()
+            m._read_weights()
+            ids.extend(m._ids)
+            weights.extend(m._weights)
+            if upto is not None and m._maxid >= upto:
+                break
+            m._next_block()
+        return ids, weights
+    while m.is_active():  # any other matcher: one posting at a time
+        if upto is not None and m.id() > upto:
+            break
+        ids.append(m.id())
+        weights.append(m.weight())
+        m.next()
+    return ids, weights
+
+
+class Scorer:
+    """Per-scope postings cache and BM25 scoring."""
+
+    def __init__(self, reader, cache_size: int = 20000) -> None:
+        self.reader = reader
+        self.cache: OrderedDict[tuple, dict[int, float]] = OrderedDict()
+        self.cache_size = cache_size
+        self._avg: dict[tuple, float] = {}
+        self._lengths: dict[str, dict[int, int]] = {}
+        self._upto: dict[tuple, int] = {}
+
+    def postings(self, scope_id: tuple, scope: set[int], field: str, term: str) -> dict[int, float]:
+        """docnum → term frequency, for the documents in scope."""
+        key = (scope_id, field, term)
+        got = self.cache.get(key)
+        if got is not None:
+            self.cache.move_to_end(key)
+            return got
+        upto = self._upto.get(scope_id)
+        if upto is None:
+            upto = self._upto[scope_id] = max(scope, default=0)
+        ids, weights = read_postings(self.reader, field, term, upto)
+        got = {d: w for d, w in zip(ids, weights, strict=False) if d in scope}
+        self.cache[key] = got
+        if len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+        return got
+
+    def length(self, field: str, docnum: int) -> int:
+        """The field's length in terms for one document (cached)."""
+        lengths = self._lengths.setdefault(field, {})
+        n = lengths.get(docnum)
+        if n is None:
+            n = lengths[docnum] = self.reader.doc_field_length(docnum, field, 0) or 0
+        return n
+
+    def avg(self, scope_id: tuple, scope: set[int], field: str) -> float:
+        """Average length of the field over the documents in scope that have it."""
+        key = (scope_id, field)
+        if key not in self._avg:
+            lengths = [n for d in scope if (n := self.length(field, d))]
+            self._avg[key] = sum(lengths) / len(lengths) if lengths else 1.0
+        return self._avg[key]
+
+    def score(
+        self,
+        scope_id: tuple,
+        scope: set[int],
+        terms: list[str],
+        fields: dict[str, float],
+    ) -> tuple[dict[int, float], dict[int, int]]:
+        """BM25 score and the number of query terms matched, per document in scope."""
+        n_docs = max(len(scope), 1)
+        scores: dict[int, float] = {}
+        matched: dict[int, int] = {}
+        for term in terms:
+            seen: set[int] = set()
+            for field, boost in fields.items():
+                post = self.postings(scope_id, scope, field, term)
+                if not post:
+                    continue
+                df = len(post)
+                idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+                avg = self.avg(scope_id, scope, field)
+                length = self.length
+                for d, tf in post.items():
+                    norm = K1 * (1 - B + B * length(field, d) / avg)
+                    scores[d] = scores.get(d, 0.0) + boost * idf * tf * (K1 + 1) / (tf + norm)
+                    seen.add(d)
+            for d in seen:
+                matched[d] = matched.get(d, 0) + 1
+        return scores, matched

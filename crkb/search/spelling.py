@@ -1,0 +1,62 @@
+"""Spelling suggestions from the index's own vocabulary (single-delete neighbourhoods)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def distance(a: str, b: str, cap: int = 3) -> int:
+    """Optimal-string-alignment distance (adjacent swaps count once), at most `cap`."""
+    if abs(len(a) - len(b)) >= cap:
+        return cap
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return min(prev[-1], cap)
+
+
+class Speller:
+    """Corrects words the vocabulary does not know to the most frequent word within 2 edits."""
+
+    def __init__(self, vocab: dict[str, int]) -> None:
+        self.vocab = vocab
+        self._index: dict[str, list[str]] | None = None
+
+    def _neighbours(self) -> dict[str, list[str]]:
+        if self._index is None:
+            index: dict[str, list[str]] = defaultdict(list)
+            for w in self.vocab:
+                if len(w) >= 4:
+                    for d in _deletes(w):
+                        index[d].append(w)
+            self._index = dict(index)
+        return self._index
+
+    def known(self, word: str) -> bool:
+        """True when the word occurs in the indexed text."""
+        return word in self.vocab
+
+    def correct(self, word: str) -> str | None:
+        """The best correction of an unknown word, or None (known, too short, or no neighbour)."""
+        if len(word) < 4 or not word.isalpha() or word in self.vocab:
+            return None
+        index = self._neighbours()
+        cands = set(index.get(word, ()))
+        for d in _deletes(word):
+            if d in self.vocab:
+                cands.add(d)
+            cands.update(index.get(d, ()))
+        if not cands:
+            return None
+        return min(cands, key=lambda c: (distance(word, c), -self.vocab[c], c))

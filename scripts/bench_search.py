@@ -1,0 +1,137 @@
+"""Search speed and memory: index build time, query latency p50/p99 (with highlights), RSS.
+
+Usage: bench_search.py [--index DIR] [--corpus DIR] [--queries PATH]
+Without --index the archive is indexed first (timed). Queries are measured in a fresh process
+with the index open and jieba loaded, so its RSS is what a serving process holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def queries_for(searcher, eval_path: Path, n: int = 400) -> list[str]:
+    """The judged queries plus words and pairs drawn from the newest rules (fixed seed)."""
+    rows = (
+        [
+            ln.split("\t")[2]
+            for ln in eval_path.read_text(encoding="utf-8").splitlines()
+            if ln.strip() and not ln.startswith("#")
+        ]
+        if eval_path.exists()
+        else []
+    )
+    vocab = sorted(w for w, c in searcher.speller.vocab.items() if c >= 3)
+    rnd = random.Random(7)
+    extra = [" ".join(rnd.sample(vocab, rnd.choice((1, 2, 3)))) for _ in range(n)]
+    zh = [
+        "时空骰",
+        "指挥官伤害",
+        "传奇规则",
+        "死触",
+        "飞行",
+        "起动式异能",
+        "法术力值",
+        "再调度",
+        "统帅区",
+        "延迟触发式异能",
+        "魔王 起始生命",
+        "鹏洛客",
+        "战场",
+        "堆叠",
+        "弃牌",
+    ]
+    hostile = ['"unbalanced', "AND OR NOT", "****", "(((", "x" * 5000, "rule", "cr 999.9z"]
+    return rows + extra + zh * 4 + hostile
+
+
+def measure(index: Path, eval_path: Path) -> dict:
+    """Open the index, warm it, time every query twice (first, repeated); report RSS."""
+    from crkb.search.engine import Searcher
+
+    t = time.perf_counter()
+    s = Searcher(index)
+    s.warm()
+    open_s = time.perf_counter() - t
+    qs = queries_for(s, eval_path)
+    out = {"open_s": round(open_s, 3), "queries": len(qs)}
+    for label in ("first", "repeat"):
+        times = []
+        for q in qs:
+            t = time.perf_counter()
+            s.search(q, limit=10)
+            times.append((time.perf_counter() - t) * 1000)
+        times.sort()
+        out[label] = {
+            "p50_ms": round(times[len(times) // 2], 3),
+            "p99_ms": round(times[int(len(times) * 0.99)], 3),
+            "max_ms": round(times[-1], 3),
+        }
+    out["rss_mb"] = round(_rss_mb(), 1)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--index", type=Path)
+    ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared/corpus")
+    ap.add_argument("--queries", type=Path, default=ROOT.parent / "shared/eval/queries.tsv")
+    ap.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.measure_only:
+        print(json.dumps(measure(args.index, args.queries)))
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        index = args.index
+        if index is None:
+            from crkb.search.archive import load_documents, term_map
+            from crkb.search.index import build_index
+
+            docs = load_documents(args.corpus)
+            terms = term_map(docs, args.corpus)
+            index = Path(tmp) / "index"
+            t = time.perf_counter()
+            build_index(index, docs, terms)
+            print(f"build_index: {time.perf_counter() - t:.2f} s ({len(docs)} documents)")
+        cmd = [
+            sys.executable,
+            __file__,
+            "--measure-only",
+            "--index",
+            str(index),
+            "--queries",
+            str(args.queries),
+        ]
+        res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    print(f"open + warm: {res['open_s']:.2f} s; {res['queries']} queries")
+    for label in ("first", "repeat"):
+        r = res[label]
+        print(
+            f"latency ({label}): p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms  "
+            f"max {r['max_ms']:.2f} ms"
+        )
+    print(f"RSS with index open and jieba loaded: {res['rss_mb']:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""Search: rule numbers, glossary terms, keywords, typos, Chinese, Traditional, hostile input."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from crkb.errors import NotFound, StoreError
+from crkb.model import Document, GlossaryEntry, Reference, Rule
+from crkb.search.engine import Searcher
+from crkb.search.index import USERDICT, build_index
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _rules(rows: list[tuple[str, str, str, str | None]]) -> list[Rule]:
+    from crkb.numbers import parent_of
+
+    return [Rule(n, k, t, title, parent=parent_of(n)) for n, k, t, title in rows]
+
+
+def _en(version: str, flying_text: str) -> Document:
+    rules = _rules(
+        [
+            ("702", "section", "Keyword Abilities", "Keyword Abilities"),
+            ("702.2", "rule", "Deathtouch", "Deathtouch"),
+            ("702.2a", "subrule", "Deathtouch is a static ability.", None),
+            (
+                "702.2b",
+                "subrule",
+                "A creature dealt damage by a deathtouch source is destroyed.",
+                None,
+            ),
+            ("702.9", "rule", "Flying", "Flying"),
+            ("702.9a", "subrule", flying_text, None),
+            ("704", "section", "State-Based Actions", "State-Based Actions"),
+            (
+                "704.5j",
+                "subrule",
+                "If two or more legendary permanents share a name, "
+                "their controller keeps one. This is called the <legend> rule.",
+                None,
+            ),
+            ("901", "section", "Planechase", "Planechase"),
+            (
+                "901.3",
+                "rule",
+                "Each game of Planechase needs a planar deck and a planar die.",
+                None,
+            ),
+            ("901.3a", "subrule", "A planar die is a six-sided die with a chaos symbol.", None),
+        ]
+    )
+    glossary = [
+        GlossaryEntry("Legend Rule", "A state-based action. See rule 704.5j."),
+        GlossaryEntry("Planar Die", "A specialized die. See rule 901.3."),
+    ]
+    refs = [
+        Reference("glossary:Legend Rule", "704.5j", "rule 704.5j"),
+        Reference("glossary:Planar Die", "901.3", "rule 901.3"),
+    ]
+    return Document(
+        "en", version, f"en/{version}.txt", "txt", rules=rules, glossary=glossary, references=refs
+    )
+
+
+def _zh(version: str) -> Document:
+    rules = _rules(
+        [
+            ("702", "section", "关键字异能", "关键字异能"),
+            ("702.2", "rule", "死触", "死触"),
+            ("702.2a", "subrule", "死触属于静止式异能。", None),
+            ("702.9", "rule", "飞行", "飞行"),
+            ("702.9a", "subrule", "飞行是躲避异能。", None),
+            ("704.5j", "subrule", "如果两个或更多传奇永久物名称相同，其操控者选择一个保留。", None),
+            ("901.3a", "subrule", "时空骰为六面骰。", None),
+        ]
+    )
+    glossary = [GlossaryEntry("传奇规则", "一个状态动作。参见规则704.5j。")]
+    refs = [Reference("glossary:传奇规则", "704.5j", "规则704.5j")]
+    return Document(
+        "zh", version, f"zh/{version}.txt", "txt", rules=rules, glossary=glossary, references=refs
+    )
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny two-release index: 2024-01-01 (en + zh) and 2025-01-01 (en only)."""
+    d = tmp_path_factory.mktemp("small") / "index"
+    docs = [
+        _en("2024-01-01", "Flying is an evasion ability. A creature with flying can't be blocked."),
+        _en("2025-01-01", "Flying is an evasion ability; only flying or reach creatures block it."),
+        _zh("2024-01-01"),
+    ]
+    build_index(
+        d,
+        docs,
+        {"Planar Die": "时空骰", "Legend Rule": "传奇规则"},
+        moves={("2024-01-01", "702.9"): "702.10"},
+    )
+    return d
+
+
+@pytest.fixture(scope="module")
+def s(small: Path) -> Searcher:
+    return Searcher(small)
+
+
+def first(result: dict) -> str | None:
+    return result["hits"][0]["number"] if result["hits"] else None
+
+
+@pytest.mark.parametrize(
+    "query", ["901.3a", "rule 901.3a", "cr 901.3a", "Rule 901.3A", "901.3a.", " 901.3a "]
+)
+def test_rule_number_forms_go_straight_to_the_rule(s: Searcher, query: str) -> None:
+    assert first(s.search(query)) == "901.3a"
+
+
+def test_rule_number_lists_the_rule_then_its_subrules(s: Searcher) -> None:
+    assert [h["number"] for h in s.search("702.2")["hits"]] == ["702.2", "702.2a", "702.2b"]
+
+
+def test_chinese_rule_number_form(s: Searcher) -> None:
+    r = s.search("规则704.5j")
+    assert (r["lang"], first(r)) == ("zh", "704.5j")
+
+
+def test_keyword_ranks_its_titled_rule_first(s: Searcher) -> None:
+    r = s.search("deathtouch")
+    assert (r["lang"], r["version"], first(r)) == ("en", "2025-01-01", "702.2")
+
+
+def test_glossary_term_without_shared_words_finds_its_rule(s: Searcher) -> None:
+    assert first(s.search("Legend Rules")) == "704.5j"
+    assert first(s.search("传奇规则")) == "704.5j"
+
+
+def test_a_subrule_defining_the_glossary_term_comes_first(s: Searcher) -> None:
+    numbers = [h["number"] for h in s.search("planar die")["hits"][:2]]
+    assert numbers == ["901.3a", "901.3"]
+
+
+def test_typo_is_corrected_with_a_suggestion(s: Searcher) -> None:
+    r = s.search("deathtuch")
+    assert first(r) == "702.2"
+    assert r["did_you_mean"] == "deathtouch"
+    assert s.search("deathtouch")["did_you_mean"] is None
+
+
+def test_chinese_keyword_and_traditional_characters(s: Searcher) -> None:
+    assert first(s.search("死触")) == "702.2"
+    r = s.search("死觸")
+    assert (r["lang"], r["query"], first(r)) == ("zh", "死触", "702.2")
+
+
+def test_game_term_found_inside_longer_text(s: Searcher) -> None:
+    assert first(s.search("时空骰")) == "901.3a"
+
+
+def test_version_scope_and_aliases(s: Searcher) -> None:
+    new = s.search("evasion reach")["hits"][0]
+    old = s.search("evasion reach", version="2024-01-01")["hits"][0]
+    assert (new["version"], new["number"]) == ("2025-01-01", "702.9a")
+    assert "reach" in new["text"] and "reach" not in old["text"]
+    assert s.search("flying", version="latest")["version"] == "2025-01-01"
+    with pytest.raises(NotFound):
+        s.search("flying", version="1990-01-01")
+
+
+def test_other_language_and_current_number(s: Searcher) -> None:
+    zh = s.search("飞行")["hits"][0]
+    assert (zh["number"], zh["other"], zh["current_number"]) == ("702.9", "Flying", "702.10")
+    en = s.search("702.9a", version="2024-01-01")["hits"][0]
+    assert en["other"] == "飞行是躲避异能。"
+    assert s.search("702.9a")["hits"][0]["other"] is None  # 2025 has no translation
+
+
+def test_highlight_escapes_then_marks(s: Searcher) -> None:
+    hit = s.search("legendary permanents")["hits"][0]
+    assert hit["number"] == "704.5j"
+    assert "&lt;legend&gt;" in hit["highlight"] and "<legend>" not in hit["highlight"]
+    assert "<mark>legendary</mark> <mark>permanents</mark>" in hit["highlight"]
+    assert s.search("死触")["hits"][1]["highlight"] == "<mark>死触</mark>属于静止式异能。"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"unbalanced',
+        "AND OR NOT",
+        "****",
+        "(((",
+        "deathtouch*",
+        "a" * 100000,
+        "",
+        "   ",
+        "the of and",
+        "rule",
+        "cr 999.9z",
+        "规则",
+        "\x00\x1f",
+        "702.2 OR 1=1",
+        "日本語テキスト",
+        "死觸 '\"",
+        "<script>alert(1)</script>",
+    ],
+)
+def test_hostile_queries_never_raise(s: Searcher, query: str) -> None:
+    t = time.perf_counter()
+    r = s.search(query, lang="auto")
+    assert time.perf_counter() - t < 1.0
+    assert isinstance(r["hits"], list) and r["total"] >= len(r["hits"])
+    assert len(r["query"]) <= 200
+    for h in r["hits"]:
+        assert "<script>" not in h["highlight"]
+
+
+def test_dictionary_mismatch_is_refused(small: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "index"
+    shutil.copytree(small, copy)
+    with open(copy / USERDICT, "a", encoding="utf-8") as f:
+        f.write("新词条\n")
+    with pytest.raises(StoreError, match="dictionary"):
+        Searcher(copy)
+
+
+def test_missing_index_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError):
+        Searcher(tmp_path / "nothing")
+
+
+# -- the real archive ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Searcher, float]:
+    from crkb.search.archive import load_documents, term_map
+
+    docs = load_documents(archive)
+    d = tmp_path_factory.mktemp("real") / "index"
+    t = time.perf_counter()
+    build_index(d, docs, term_map(docs, archive))
+    return Searcher(d), time.perf_counter() - t
+
+
+def test_archive_build_time_and_eval_targets(real: tuple[Searcher, float]) -> None:
+    searcher, seconds = real
+    assert seconds <= 20
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from eval_search import evaluate, read_queries
+
+    queries = ROOT.parent / "shared" / "eval" / "queries.tsv"
+    if not queries.exists():
+        pytest.skip("no judged queries beside the archive")
+    scores = evaluate(searcher, read_queries(queries))["scores"]["all"]
+    assert scores["mrr@10"] >= 0.90 and scores["recall@5"] >= 0.95
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("flying", "702.9"),
+        ("trample", "702.19"),
+        ("trampel", "702.19"),
+        ("vigilance", "702.20"),
+        ("rule 702.9b", "702.9b"),
+        ("飛行", "702.9"),
+        ("践踏", "702.19"),
+        ("警戒", "702.20"),
+    ],
+)
+def test_archive_own_queries(real: tuple[Searcher, float], query: str, expected: str) -> None:
+    assert first(real[0].search(query)) == expected
+
+
+def test_archive_game_terms_stay_whole(real: tuple[Searcher, float]) -> None:
+    cut = real[0].cutter().cut
+    for term in ("时空骰", "统帅区", "再调度", "法术力值", "起动式异能"):
+        assert term in cut(f"牌手的{term}中"), term
+    groups = real[0].cutter().groups("延迟触发式异能")
+    assert any("触发式异能" in g for g in groups)
+
+
+def test_archive_latency(real: tuple[Searcher, float]) -> None:
+    searcher = real[0]
+    searcher.warm()
+    queries = ["commander damage", "poison counters", "死触", "all players pass in succession"]
+    times = []
+    for q in queries * 10:
+        t = time.perf_counter()
+        searcher.search(q)
+        times.append(time.perf_counter() - t)
+    assert sorted(times)[len(times) // 2] < 0.01
