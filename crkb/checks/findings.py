@@ -1,8 +1,10 @@
-"""What a translation check reports: a Finding with marked texts and an identity that survives rebuilds."""
+"""What a translation check reports: a Finding with marked texts and a rebuild-proof identity."""
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
@@ -85,8 +87,6 @@ def mark_words(text: str, words: Iterable[str]) -> str:
 
 def mark_changes(old: str, new: str) -> tuple[str, str]:
     """Two versions of a text, each with what the other lacks marked (word-level diff)."""
-    import difflib
-    import re
 
     def tokens(s: str) -> list[tuple[str, int, int]]:
         return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\w+|\s+|[^\w\s]", s)]

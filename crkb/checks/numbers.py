@@ -42,15 +42,20 @@ _EN_TENS = {
     "ninety": 90,
 }
 _EN_WORD = re.compile(
-    r"\b(?:(?P<tens>" + "|".join(_EN_TENS) + r")(?:[- ](?P<unit1>" + "|".join(list(_EN_UNITS)[1:10])
-    + r"))?|(?P<unit>" + "|".join(_EN_UNITS) + r"))(?:\s+(?P<big>hundred|thousand))?\b"
+    r"\b(?:(?P<tens>"
+    + "|".join(_EN_TENS)
+    + r")(?:[- ](?P<unit1>"
+    + "|".join(list(_EN_UNITS)[1:10])
+    + r"))?|(?P<unit>"
+    + "|".join(_EN_UNITS)
+    + r"))(?:\s+(?P<big>hundred|thousand))?\b"
     r"|\b(?P<times>twice|thrice)\b|\b(?P<million>a million|one million)\b",
     re.I,
 )
 _EN_ORDINALS = {
     w: i
     for i, w in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1
+        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"), 1
     )
 } | {"half": 2, "halves": 2, "both": 2, "double": 2, "single": 1, "once": 1, "pair": 2}
 _EN_ORDINAL = re.compile(r"\b(?:" + "|".join(_EN_ORDINALS) + r")\b", re.I)
@@ -65,7 +70,9 @@ _ZH_NOT_A_NUMBER = re.compile(
 )
 # A Chinese numeral states a count when a measure word or a pause follows it ("三个", "为七。");
 # elsewhere it is likely part of a name or a word ("三头龙", "五色").
-_ZH_COUNTED = re.compile(r"[个张种位次倍点组条类堆颗盘面边人步对支名项份枚只块轮段局回。，、；：）)]|或|至|到|和|及|$")
+_ZH_COUNTED = re.compile(
+    r"[个张种位次倍点组条类堆颗盘面边人步对支名项份枚只块轮段局回。，、；：）)]|或|至|到|和|及|$"
+)
 _DIGITS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d])|(?<![\d.])\d+(?:\.\d+)?(?![\d])")
 _ENUMERATOR = re.compile(r"[(（]\d[)）]")  # "(1) … (2) …" list markers state no quantity
 # Rule numbers are references; they are masked before quantities are read.
@@ -81,6 +88,8 @@ _RULE_NUMBER = re.compile(
 class Quantity:
     """One number as written: its value, where it is, and whether it surely states a quantity.
 
+    `word` is true for number words and numerals, false for digits.
+
     Digits and number words of three and more are `sure`; "one"/"一" (also an article or a
     pronoun), "two"/"两" (often "both", "either side"), ordinals and "half" are not: they may
     answer a sure number of the other language but never raise a difference by themselves.
@@ -90,6 +99,7 @@ class Quantity:
     start: int
     end: int
     sure: bool
+    word: bool = False
 
 
 def mask_rule_numbers(text: str) -> str:
@@ -147,7 +157,7 @@ def _digits(text: str) -> list[Quantity]:
 
 
 def _word(value: int, start: int, end: int) -> Quantity:
-    return Quantity(value, start, end, value == 0 or value >= 3)
+    return Quantity(value, start, end, value == 0 or value >= 3, True)
 
 
 def en_quantities(text: str) -> list[Quantity]:
@@ -156,7 +166,7 @@ def en_quantities(text: str) -> list[Quantity]:
     out = _digits(masked)
     out += [_word(_en_value(m), m.start(), m.end()) for m in _EN_WORD.finditer(masked)]
     for m in _EN_ORDINAL.finditer(masked):
-        out.append(Quantity(_EN_ORDINALS[m.group(0).lower()], m.start(), m.end(), False))
+        out.append(Quantity(_EN_ORDINALS[m.group(0).lower()], m.start(), m.end(), False, True))
     return sorted(out, key=lambda q: q.start)
 
 
@@ -173,7 +183,7 @@ def zh_quantities(text: str) -> list[Quantity]:
         ordinal = m.start() > 0 and masked[m.start() - 1] == "第"
         counted = _ZH_COUNTED.match(masked, m.end())
         if ordinal or not counted or any(a < m.end() and m.start() < b for a, b in blocked):
-            q = Quantity(value, q.start, q.end, False)
+            q = Quantity(value, q.start, q.end, False, True)
         out.append(q)
     return sorted(out, key=lambda q: q.start)
 
@@ -187,7 +197,9 @@ def differing(en: list[Quantity], zh: list[Quantity]) -> tuple[list[Quantity], l
     """Sure quantities of each side whose value the other side does not state at all."""
     en_values = {q.value for q in en}
     zh_values = {q.value for q in zh}
+    # A Chinese numeral with no English counterpart is mostly the translator counting a list
+    # ("这三个模式"); a changed numeral still shows as the English number gone missing.
     return (
         [q for q in en if q.sure and q.value not in zh_values],
-        [q for q in zh if q.sure and q.value not in en_values],
+        [q for q in zh if q.sure and q.value not in en_values and not q.word],
     )

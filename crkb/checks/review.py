@@ -1,4 +1,4 @@
-"""Reviewers' verdicts on findings, kept in a small JSON file outside the store so rebuilds keep them.
+"""Reviewers' verdicts on findings, in a small JSON file outside the store so rebuilds keep them.
 
 The file maps a finding id to `{"status": "reviewed" | "false_alarm", "note": …, "at": …}`.
 """
@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from crkb.checks.findings import Finding
@@ -40,7 +40,9 @@ class ReviewFile:
         if not isinstance(data, dict):
             raise BadInput(f"{self.path}: not a review file: expected a JSON object")
         self.entries = {
-            str(k): v for k, v in data.items() if isinstance(v, dict) and v.get("status") in STATUSES
+            str(k): v
+            for k, v in data.items()
+            if isinstance(v, dict) and v.get("status") in STATUSES
         }
         return self.entries
 
@@ -59,7 +61,7 @@ class ReviewFile:
         entry = {
             "status": status,
             "note": note,
-            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         self.entries[finding_id] = entry
         return entry

@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter, defaultdict
@@ -98,21 +99,38 @@ def rule_numbers(en: Document, zh: Document) -> list[Finding]:
     out = []
     for n in ce.keys() - cz.keys():
         out.append(
-            Finding(n, "missing_rule", f"rule {n} is not in the translation",
-                    mark_all(em[n].text), "", (n,))
+            Finding(
+                n,
+                "missing_rule",
+                f"rule {n} is not in the translation",
+                mark_all(em[n].text),
+                "",
+                (n,),
+            )
         )
     for n in cz.keys() - ce.keys():
         out.append(
-            Finding(n, "extra_rule", f"rule {n} is only in the translation",
-                    "", mark_all(zm[n].text), (n,))
+            Finding(
+                n,
+                "extra_rule",
+                f"rule {n} is only in the translation",
+                "",
+                mark_all(zm[n].text),
+                (n,),
+            )
         )
     for n, count in cz.items():
         if n in ce and count > ce[n]:
             texts = [r.text for r in zh.rules if r.number == n]
             out.append(
-                Finding(n, "doubled_rule",
-                        f"rule {n} appears {count} times in the translation, {ce[n]} in English",
-                        mark(em[n].text, []), "\n".join(mark_all(t) for t in texts), (n, str(count)))
+                Finding(
+                    n,
+                    "doubled_rule",
+                    f"rule {n} appears {count} times in the translation, {ce[n]} in English",
+                    mark(em[n].text, []),
+                    "\n".join(mark_all(t) for t in texts),
+                    (n, str(count)),
+                )
             )
     return out
 
@@ -126,10 +144,14 @@ def example_count(e: Rule, z: Rule) -> list[Finding]:
         return []
     detail = f"{len(e.examples)} example(s) in English, {len(z.examples)} in the translation"
     return [
-        Finding(e.number, "example_count", detail,
-                "\n".join(mark_all(x) for x in e.examples),
-                "\n".join(mark_all(x) for x in z.examples),
-                (f"en:{len(e.examples)}", f"zh:{len(z.examples)}"))
+        Finding(
+            e.number,
+            "example_count",
+            detail,
+            "\n".join(mark_all(x) for x in e.examples),
+            "\n".join(mark_all(x) for x in z.examples),
+            (f"en:{len(e.examples)}", f"zh:{len(z.examples)}"),
+        )
     ]
 
 
@@ -149,9 +171,14 @@ def references(e: Rule, z: Rule) -> list[Finding]:
     raw_z = {r.raw for r in zr if r.target in set(only_z)}
     te, tz = _joined(e), _joined(z)
     return [
-        Finding(e.number, "references", "; ".join(said) + " (not the other)",
-                mark(te, _spans(te, raw_e)), mark(tz, _spans(tz, raw_z)),
-                tuple([f"en:{t}" for t in only_e] + [f"zh:{t}" for t in only_z]))
+        Finding(
+            e.number,
+            "references",
+            "; ".join(said) + " (not the other)",
+            mark(te, _spans(te, raw_e)),
+            mark(tz, _spans(tz, raw_z)),
+            tuple([f"en:{t}" for t in only_e] + [f"zh:{t}" for t in only_z]),
+        )
     ]
 
 
@@ -159,7 +186,10 @@ def numbers(e: Rule, z: Rule) -> list[Finding]:
     """Quantities stated on one side only (rule text against rule text, example against example)."""
     pairs = [("text", e.text, z.text)]
     if len(e.examples) == len(z.examples):
-        pairs += [(f"example {i}", a, b) for i, (a, b) in enumerate(zip(e.examples, z.examples), 1)]
+        pairs += [
+            (f"example {i}", a, b)
+            for i, (a, b) in enumerate(zip(e.examples, z.examples, strict=True), 1)
+        ]
     out = []
     for where, a, b in pairs:
         only_e, only_z = qty.differing(qty.quantities(a, "en"), qty.quantities(b, "zh"))
@@ -174,10 +204,14 @@ def numbers(e: Rule, z: Rule) -> list[Finding]:
             said.append(f"the translation states {', '.join(vz)}")
         detail = f"{where}: " + "; ".join(said) + " (not the other)"
         out.append(
-            Finding(e.number, "numbers", detail,
-                    mark(a, [(q.start, q.end) for q in only_e]),
-                    mark(b, [(q.start, q.end) for q in only_z]),
-                    tuple([where] + [f"en:{v}" for v in ve] + [f"zh:{v}" for v in vz]))
+            Finding(
+                e.number,
+                "numbers",
+                detail,
+                mark(a, [(q.start, q.end) for q in only_e]),
+                mark(b, [(q.start, q.end) for q in only_z]),
+                tuple([where] + [f"en:{v}" for v in ve] + [f"zh:{v}" for v in vz]),
+            )
         )
     return out
 
@@ -188,7 +222,8 @@ def _num(value: float) -> str:
 
 # Latin text in the Chinese edition that is not prose: URLs, {symbols}, rule numbers.
 _NOT_PROSE = re.compile(
-    r"(?:https?://)?(?:[A-Za-z0-9-]+\.)+(?:com|org|net|cn)\b(?:/[A-Za-z0-9_\-./]*)?"
+    r"[（(]译注[^）)]*[）)]|[～〜]译注"  # a translator's note may quote English on purpose
+    r"|(?:https?://)?(?:[A-Za-z0-9-]+\.)+(?:com|org|net|cn)(?![A-Za-z])(?:/[A-Za-z0-9_\-./]*)?"
     r"|\{[^}]{0,12}\}"
     r"|\d{3}\.\d+[a-z]?(?:\s*[–—-]\s*(?:\d{3}\.)?\d*[a-z]?)?"
 )
@@ -204,22 +239,35 @@ def is_prose(run: str) -> bool:
     return len(words) >= 3 and len(lower) >= 2 and not name_like
 
 
+def _quoted(text: str, start: int, end: int) -> bool:
+    """A whole quotation in English: the printed wording of a card, quoted on purpose."""
+    return text[start - 1 : start] in '“"‘「' and text[end : end + 1] in '”"’」' and start > 0
+
+
 def untranslated(e: Rule, z: Rule) -> list[Finding]:
     """English phrases left in the Chinese text."""
     out = []
     for i, part in enumerate(_parts(z)):
         masked = _NOT_PROSE.sub(lambda m: " " * len(m.group(0)), part)
-        runs = [m for m in _LATIN_RUN.finditer(masked) if is_prose(m.group(0))]
+        runs = [
+            m
+            for m in _LATIN_RUN.finditer(masked)
+            if is_prose(m.group(0)) and not _quoted(masked, m.start(), m.end())
+        ]
         if not runs:
             continue
         words = [m.group(0).strip() for m in runs]
         where = "text" if i == 0 else f"example {i}"
         en_part = _parts(e)[i] if i < len(_parts(e)) else e.text
         out.append(
-            Finding(e.number, "untranslated", f"{where}: English left untranslated: "
-                    + "; ".join(f"“{w}”" for w in words),
-                    mark(en_part, []), mark(part, [(m.start(), m.end()) for m in runs]),
-                    tuple([where, *words]))
+            Finding(
+                e.number,
+                "untranslated",
+                f"{where}: English left untranslated: " + "; ".join(f"“{w}”" for w in words),
+                mark(en_part, []),
+                mark(part, [(m.start(), m.end()) for m in runs]),
+                tuple([where, *words]),
+            )
         )
     return out
 
@@ -227,12 +275,14 @@ def untranslated(e: Rule, z: Rule) -> list[Finding]:
 # ---- glossary terms in rules --------------------------------------------------------------
 
 # Ordinary English words that are also glossary terms: a translation may paraphrase them freely.
-_GENERIC_TERMS = set(
-    "card player object game ability effect text turn if unless instead name color type step deck"
-    " event owner play phase zone hand move create power block team pay cost mana damage copy"
-    " search during option placed dies tapped counter case modified independent general paired"
-    " offering limited discard requirement variant".split()
-)
+_GENERIC_TERMS = {
+    *("card", "player", "object", "game", "ability", "effect", "text", "turn", "if", "unless"),
+    *("instead", "name", "color", "type", "step", "deck", "event", "owner", "play", "phase"),
+    *("zone", "hand", "move", "create", "power", "block", "team", "pay", "cost", "mana"),
+    *("damage", "copy", "search", "during", "option", "placed", "dies", "tapped", "counter"),
+    *("case", "modified", "independent", "general", "paired", "offering", "limited"),
+    *("discard", "requirement", "variant"),
+}
 # Share of rules that must use a term's Chinese name when the English rule uses the term: below
 # it the translation renders the term in several ways and a missing name means nothing.
 _MIN_CONSISTENCY = 0.85
@@ -247,7 +297,14 @@ def stem(word: str) -> str:
     """A crude common form of an English word: copies/copied/copy → copy, casts → cast."""
     w = word.lower()
     w = re.sub(r"['’]s?$", "", w)
-    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+    for suffix, repl in (
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("s", ""),
+    ):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)] + repl
             break
@@ -276,39 +333,63 @@ class TermIndex:
         i = 0
         while i < len(toks):
             matched = 0
-            for first in {toks[i][0], stems[i]}:
+            for first in dict.fromkeys((toks[i][0], stems[i])):  # ordered, deduplicated
                 for key, term in self.by_first.get(first, ()):
                     n = len(key)
                     if n <= matched or i + n > len(toks):
                         continue
-                    if all(toks[i + k][0] == key[k] for k in range(n - 1)) and (
-                        stems[i + n - 1] == key[-1]
+                    if (
+                        all(toks[i + k][0] == key[k] for k in range(n - 1))
+                        and stems[i + n - 1] == key[-1]
+                        and _gap_free(text, toks[i : i + n])
                     ):
-                        if _gap_free(text, toks[i : i + n]):
-                            hits[term].append((toks[i][1], toks[i + n - 1][2]))
-                            matched = n
-                            break
+                        hits[term].append((toks[i][1], toks[i + n - 1][2]))
+                        matched = n
+                        break
             i += max(matched, 1)
         return hits
 
 
 def _gap_free(text: str, toks: Sequence[tuple[str, int, int]]) -> bool:
-    return all(text[a[2] : b[1]] == " " for a, b in zip(toks, toks[1:]))
+    return all(text[a[2] : b[1]] == " " for a, b in zip(toks, toks[1:], strict=False))
 
 
 def _in_name(text: str, start: int) -> bool:
     """A capitalised word mid-sentence: part of a card name or a quoted title, not the term."""
+    before = text[:start].rstrip()
+    prev = re.search(r"(\S+)$", before)
+    if (
+        prev
+        and prev.group(1)[0].isupper()
+        and before[: prev.start()].rstrip()[-1:] not in ("", ".")
+    ):
+        return True  # "Aura enchantments": the subtype's name carries the meaning
     if not text[start].isupper() or start == 0:
         return False
-    before = text[:start].rstrip()
-    return not before or before[-1] not in ".!?:"
+    return not before or before[-1] not in ".!?"
 
 
 def _has_term(text: str, zh_term: str) -> bool:
-    """The Chinese name is in the text; `衍生物` also as the head of `衍生生物`, `衍生神器`."""
+    """The Chinese name is in the text, allowing the translation's usual contractions."""
     if zh_term in text:
         return True
-    return len(zh_term) >= 3 and zh_term.endswith("物") and zh_term[:-1] in text
+    if len(zh_term) >= 3 and (
+        (zh_term.endswith("物") and zh_term[:-1] in text)
+        or (zh_term.startswith("牌") and zh_term[1:] in text)  # 牌类别 → 类别: "card" implied
+    ):
+        return True
+    if len(zh_term) < 4:
+        return False
+    if len(zh_term) >= 6 and zh_term[:4] in text:
+        return True  # 时间印记顺序 → 时间印记: a long name shortened
+    # The name with a particle or a word inserted: 基本地类别 → 基本地的类别.
+    gaps = "(?:[^，。；：、“”（）]{0,2})".join(re.escape(ch) for ch in zh_term)
+    if re.search(gaps, text):
+        return True
+    # Its head and its qualifier close together (触发的异能, 混血符号): a variant wording, which
+    # says the same thing; only a translation that drops the concept is reported.
+    head, tail = re.escape(zh_term[:2]), re.escape(zh_term[-2:])
+    return re.search(f"{head}[^，。；：“”（）]{{0,{len(zh_term)}}}?{tail}", text) is not None
 
 
 def term_findings(
@@ -344,10 +425,15 @@ def term_findings(
             continue
         for e, z, spans in missing:
             out.append(
-                Finding(e.number, "term",
-                        f"glossary term “{term}” is in the English rule, its Chinese name "
-                        f"“{zh_term}” is not in the translation",
-                        mark(e.text, spans), mark(z.text, []), (term, zh_term))
+                Finding(
+                    e.number,
+                    "term",
+                    f"glossary term “{term}” is in the English rule, its Chinese name "
+                    f"“{zh_term}” is not in the translation",
+                    mark(e.text, spans),
+                    mark(z.text, []),
+                    (term, zh_term),
+                )
             )
     return out
 
@@ -444,16 +530,26 @@ def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]
         if j is None and i is not None:
             e = en.glossary[i]
             out.append(
-                Finding(f"glossary:{e.term}", "glossary_missing",
-                        f"glossary entry “{e.term}” has no Chinese counterpart",
-                        mark_all(e.text), "", (e.term,))
+                Finding(
+                    f"glossary:{e.term}",
+                    "glossary_missing",
+                    f"glossary entry “{e.term}” has no Chinese counterpart",
+                    mark_all(e.text),
+                    "",
+                    (e.term,),
+                )
             )
         elif i is None and j is not None:
             z = zh.glossary[j]
             out.append(
-                Finding(f"glossary:{z.term}", "glossary_extra",
-                        f"glossary entry “{z.term}” has no English counterpart",
-                        "", mark_all(z.text), (z.term,))
+                Finding(
+                    f"glossary:{z.term}",
+                    "glossary_extra",
+                    f"glossary entry “{z.term}” has no English counterpart",
+                    "",
+                    mark_all(z.text),
+                    (z.term,),
+                )
             )
         elif i is not None and j is not None:
             e, z = en.glossary[i], zh.glossary[j]
@@ -461,13 +557,19 @@ def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]
             if te == tz:
                 continue
             only_e, only_z = sorted(te - tz, key=sort_key), sorted(tz - te, key=sort_key)
-            detail = (f"glossary “{e.term}” / “{z.term}”: English cites {', '.join(only_e) or '—'}, "
-                      f"the translation cites {', '.join(only_z) or '—'}")
+            detail = (
+                f"glossary “{e.term}” / “{z.term}”: English cites {', '.join(only_e) or '—'}, "
+                f"the translation cites {', '.join(only_z) or '—'}"
+            )
             out.append(
-                Finding(f"glossary:{e.term}", "glossary_references", detail,
-                        mark(e.text, _spans(e.text, set(only_e))),
-                        mark(z.text, _spans(z.text, set(only_z))),
-                        tuple([f"en:{t}" for t in only_e] + [f"zh:{t}" for t in only_z]))
+                Finding(
+                    f"glossary:{e.term}",
+                    "glossary_references",
+                    detail,
+                    mark(e.text, _spans(e.text, set(only_e))),
+                    mark(z.text, _spans(z.text, set(only_z))),
+                    tuple([f"en:{t}" for t in only_e] + [f"zh:{t}" for t in only_z]),
+                )
             )
     return out
 
@@ -494,28 +596,32 @@ def stale_translation(en: Document, zh: Document, later_en: Sequence[Document]) 
             continue
         new = newest_map.get(rule.number)
         changed_in = next(
-            (v for v, m in later_maps
-             if (r := m.get(rule.number)) is None or r.text != rule.text),
+            (v for v, m in later_maps if (r := m.get(rule.number)) is None or r.text != rule.text),
             newest.version,
         )
         if new is None:
             detail = f"rule {rule.number} was removed from the English rules in {changed_in}"
             old_html, new_html = mark_all(rule.text), ""
         else:
-            detail = (f"the English rule changed in {changed_in} (translation of {en.version}); "
-                      f"now: {new.text[:120]}")
+            detail = (
+                f"the English rule changed in {changed_in} (translation of {en.version}); "
+                f"now: {new.text[:120]}"
+            )
             old_html, new_html = mark_changes(rule.text, new.text)
         out.append(
-            Finding(rule.number, "stale_translation", detail, old_html + "\n→\n" + new_html,
-                    mark(zm[rule.number].text, []),
-                    (_digest(rule.text), _digest(new.text if new else "")))
+            Finding(
+                rule.number,
+                "stale_translation",
+                detail,
+                old_html + "\n→\n" + new_html,
+                mark(zm[rule.number].text, []),
+                (_digest(rule.text), _digest(new.text if new else "")),
+            )
         )
     return out
 
 
 def _digest(text: str) -> str:
-    import hashlib
-
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
 
 
@@ -543,10 +649,15 @@ def stale_references(doc: Document, lang: str) -> list[Finding]:
             spans = _spans(text, {ref.title})
             en_html, zh_html = (mark(text, spans), "") if lang == "en" else ("", mark(text, spans))
             out.append(
-                Finding(rule.number, "stale_reference",
-                        f"{'English' if lang == 'en' else 'the translation'} cites {ref.target} "
-                        f"as “{ref.title}”, but {ref.target} is “{target.title}”",
-                        en_html, zh_html, (lang, ref.target, ref.title))
+                Finding(
+                    rule.number,
+                    "stale_reference",
+                    f"{'English' if lang == 'en' else 'the translation'} cites {ref.target} "
+                    f"as “{ref.title}”, but {ref.target} is “{target.title}”",
+                    en_html,
+                    zh_html,
+                    (lang, ref.target, ref.title),
+                )
             )
     return out
 
