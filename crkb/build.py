@@ -24,7 +24,9 @@ from crkb.sources.reader import read_file
 from crkb.store import db, location
 
 OFFICIAL = ("txt", "legacy-txt")
-_IGNORED_NAMES = re.compile(r"^(?:readme|license|licence|manifest|sources|changelog)\b|\.json$", re.I)
+_IGNORED_NAMES = re.compile(
+    r"^(?:readme|license|licence|manifest|sources|changelog)\b|\.json$", re.I
+)
 _TERMS_LINE = re.compile(r"^[A-Za-z][^:：\n]{0,60}[:：]\s*\S*[\u4e00-\u9fff]", re.M)
 
 Progress = Callable[[str], None]
@@ -127,12 +129,16 @@ def _merge(parts: list[Document]) -> Document:
                 terms.add(g.term)
                 glossary.append(g)
     merged = Document(
-        lang=base.lang, version=base.version, source=base.source, format=base.format,
+        lang=base.lang,
+        version=base.version,
+        source=base.source,
+        format=base.format,
         title=next((d.title for d in parts if d.title), ""),
         intro=next((d.intro for d in parts if d.intro), ""),
         contents=next((d.contents for d in parts if d.contents), ""),
         credits=next((d.credits for d in parts if d.credits), ""),
-        rules=rules, glossary=glossary,
+        rules=rules,
+        glossary=glossary,
         references=[r for d in parts for r in d.references],
         warnings=[w for d in parts for w in d.warnings],
         flags={k: v for d in parts for k, v in d.flags.items()},
@@ -142,6 +148,7 @@ def _merge(parts: list[Document]) -> Document:
 
 def _prefer(a: Document, b: Document) -> tuple[Document, Document]:
     """Of two official files of one release, keep the one named by its own date, else the later."""
+
     def rank(d: Document) -> tuple[int, str]:
         return (int(identity.file_date(d.source) == d.version), identity.file_date(d.source) or "")
 
@@ -253,7 +260,9 @@ def build(
     asm = assemble(results, progress)
     asm.terms_files = [str(p) for p in terms_files]
     if strict and asm.skipped:
-        raise BadInput(f"--strict: {len(asm.skipped)} file(s) could not be used; first: {asm.skipped[0][1]}")
+        raise BadInput(
+            f"--strict: {len(asm.skipped)} file(s) could not be used; first: {asm.skipped[0][1]}"
+        )
     if not asm.docs:
         raise BadInput(f"{':'.join(map(str, corpus_dirs))}: no usable rules document found")
     data.mkdir(parents=True, exist_ok=True)
@@ -273,5 +282,12 @@ def build(
         raise
     if sys.stderr.isatty():
         sys.stderr.write("\r\x1b[K")
-    return BuildReport(final, len(asm.aliases), len(asm.docs), asm.skipped, asm.reported,
-                       time.perf_counter() - t0, steps)
+    return BuildReport(
+        final,
+        len(asm.aliases),
+        len(asm.docs),
+        asm.skipped,
+        asm.reported,
+        time.perf_counter() - t0,
+        steps,
+    )

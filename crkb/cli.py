@@ -18,8 +18,12 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a bad argument in one line instead of usage + traceback-ish noise."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"crkb: {message} (see `crkb {self.prog.split()[-1]} --help`)"
-              if " " in self.prog else f"crkb: {message} (see `crkb --help`)", file=sys.stderr)
+        print(
+            f"crkb: {message} (see `crkb {self.prog.split()[-1]} --help`)"
+            if " " in self.prog
+            else f"crkb: {message} (see `crkb --help`)",
+            file=sys.stderr,
+        )
         raise SystemExit(2)
 
 
@@ -47,8 +51,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     for path, what in report.reported:
         print(f"recognised, not stored: {path}: {what}", file=sys.stderr)
     steps = ", ".join(f"{k} {v:.1f}s" for k, v in report.steps.items())
-    print(f"built {report.versions} versions, {report.documents} documents in {report.seconds:.1f}s"
-          f" ({steps}); {len(report.skipped)} file(s) skipped → {report.path}")
+    print(
+        f"built {report.versions} versions, {report.documents} documents in {report.seconds:.1f}s"
+        f" ({steps}); {len(report.skipped)} file(s) skipped → {report.path}"
+    )
     return 0
 
 
@@ -61,7 +67,8 @@ def cmd_versions(args: argparse.Namespace) -> int:
         return 0
     for v in versions:
         counts = " ".join(
-            f"{lang}:{c['rules']}r/{c['subrules']}s/{c['glossary']}g" for lang, c in v["counts"].items()
+            f"{lang}:{c['rules']}r/{c['subrules']}s/{c['glossary']}g"
+            for lang, c in v["counts"].items()
         )
         aliases = f" (also {', '.join(v['aliases'])})" if v["aliases"] else ""
         flags = f"  [{', '.join(sorted(v['flags']))}]" if v["flags"] else ""
@@ -85,14 +92,26 @@ def parse_json(result) -> dict:
                 "counts": d.counts(),
                 "flags": d.flags,
                 "rules": [
-                    {"number": r.number, "kind": r.kind, "title": r.title, "text": r.text,
-                     "examples": r.examples, "parent": r.parent}
+                    {
+                        "number": r.number,
+                        "kind": r.kind,
+                        "title": r.title,
+                        "text": r.text,
+                        "examples": r.examples,
+                        "parent": r.parent,
+                    }
                     for r in d.rules
                 ],
                 "glossary": [{"term": g.term, "text": g.text} for g in d.glossary],
                 "references": [
-                    {"from": x.source, "to": x.target, "raw": x.raw, "title": x.title,
-                     "dangling": x.dangling, "stale": x.stale}
+                    {
+                        "from": x.source,
+                        "to": x.target,
+                        "raw": x.raw,
+                        "title": x.title,
+                        "dangling": x.dangling,
+                        "stale": x.stale,
+                    }
                     for x in d.references
                 ],
                 "warnings": d.warnings,
@@ -114,9 +133,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
         _emit(parse_json(result))
         return 0
     if result.language:
-        print(f"{path}: {result.format}; a rules text in {result.language} (recognised, not stored)")
+        print(
+            f"{path}: {result.format}; a rules text in {result.language} (recognised, not stored)"
+        )
     if result.garbled:
-        print(f"{path}: {result.format}; garbled copy (numbers and spaces lost): identify it by content")
+        print(
+            f"{path}: {result.format}; garbled copy (numbers and spaces lost): identify it by content"
+        )
     if not result.documents:
         for w in result.warnings:
             print(w)
@@ -124,11 +147,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
         c = d.counts()
         dangling = sum(r.dangling for r in d.references)
         stale = sum(r.stale for r in d.references)
-        print(f"{path}: {d.format} {d.lang} version {d.version}"
-              f"{' (alias ' + d.alias + ')' if d.alias else ''}: {c['sections']} sections,"
-              f" {c['rules']} rules, {c['subrules']} subrules, {c['examples']} examples,"
-              f" {c['glossary']} glossary entries; {len(d.references)} references"
-              f" ({dangling} dangling, {stale} stale)")
+        print(
+            f"{path}: {d.format} {d.lang} version {d.version}"
+            f"{' (alias ' + d.alias + ')' if d.alias else ''}: {c['sections']} sections,"
+            f" {c['rules']} rules, {c['subrules']} subrules, {c['examples']} examples,"
+            f" {c['glossary']} glossary entries; {len(d.references)} references"
+            f" ({dangling} dangling, {stale} stale)"
+        )
         for w in d.warnings:
             print(f"  warning: {w}")
     return 0
@@ -149,11 +174,23 @@ def _rule_json(store, version: str, lang: str, number: str) -> dict:
         "examples": rule.examples,
         "parent": rule.parent,
         "children": [
-            {"number": c.number, "kind": c.kind, "title": c.title, "text": c.text, "examples": c.examples}
+            {
+                "number": c.number,
+                "kind": c.kind,
+                "title": c.title,
+                "text": c.text,
+                "examples": c.examples,
+            }
             for c in store.children(version, lang, number)
         ],
         "references": [
-            {"to": r.target, "raw": r.raw, "title": r.title, "dangling": r.dangling, "stale": r.stale}
+            {
+                "to": r.target,
+                "raw": r.raw,
+                "title": r.title,
+                "dangling": r.dangling,
+                "stale": r.stale,
+            }
             for r in store.references_from(version, lang, number)
         ],
         "cited_by": sorted({r.source for r in store.references_to(version, lang, number)}),
@@ -161,7 +198,11 @@ def _rule_json(store, version: str, lang: str, number: str) -> dict:
 
 
 def _print_rule(d: dict) -> None:
-    head = f"{d['number']}. {d['title']}" if d["kind"] in ("chapter", "section") else f"{d['number']} {d['text']}"
+    head = (
+        f"{d['number']}. {d['title']}"
+        if d["kind"] in ("chapter", "section")
+        else f"{d['number']} {d['text']}"
+    )
     print(f"[{d['version']} {d['lang']}] {head}")
     for ex in d["examples"]:
         print(f"    Example: {ex}" if d["lang"] == "en" else f"    例如：{ex}")
@@ -170,9 +211,15 @@ def _print_rule(d: dict) -> None:
         for ex in c["examples"]:
             print(f"      Example: {ex}" if d["lang"] == "en" else f"      例如：{ex}")
     if d["references"]:
-        print("  refers to: " + ", ".join(
-            r["to"] + (" (dangling)" if r["dangling"] else "") + (" (stale title)" if r["stale"] else "")
-            for r in d["references"]))
+        print(
+            "  refers to: "
+            + ", ".join(
+                r["to"]
+                + (" (dangling)" if r["dangling"] else "")
+                + (" (stale title)" if r["stale"] else "")
+                for r in d["references"]
+            )
+        )
     if d["cited_by"]:
         print("  cited by: " + ", ".join(d["cited_by"]))
 
@@ -208,8 +255,12 @@ def make_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="crkb", description="Comprehensive Rules knowledge base (English / 简体中文)")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    b = sub.add_parser("build", help="ingest every document found; build store, index, derived data")
-    b.add_argument("--corpus", action="append", help="corpus directory (repeatable); default $CRKB_CORPUS")
+    b = sub.add_parser(
+        "build", help="ingest every document found; build store, index, derived data"
+    )
+    b.add_argument(
+        "--corpus", action="append", help="corpus directory (repeatable); default $CRKB_CORPUS"
+    )
     b.add_argument("--data", help="data directory; default $CRKB_DATA or ./instance")
     b.add_argument("--strict", action="store_true", help="fail on any file that cannot be used")
     b.set_defaults(func=cmd_build)

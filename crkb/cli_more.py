@@ -53,7 +53,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     for hit in result["hits"]:
         moved = f" (now {hit['current_number']})" if hit.get("current_number") else ""
         title = f" {hit['title']}" if hit.get("title") else ""
-        print(f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}: {hit['text'][:160]}")
+        print(
+            f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}: {hit['text'][:160]}"
+        )
     if not result["hits"]:
         print("no hits")
     return 0
@@ -68,7 +70,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
         _emit(result)
         return 0
     s = result["summary"]
-    print(f"{result['from']} → {result['to']} ({result['lang']}): " + ", ".join(f"{v} {k}" for k, v in s.items()))
+    print(
+        f"{result['from']} → {result['to']} ({result['lang']}): "
+        + ", ".join(f"{v} {k}" for k, v in s.items())
+    )
     for c in result["changes"]:
         num = c["new_number"] or c["old_number"]
         arrow = f"{c['old_number']} → {c['new_number']}" if c["kind"].startswith("moved") else num
@@ -110,8 +115,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         reviews.save()
         print(f"{fid}: {status}")
         return 0
-    result = report(_store(args), data, args.version, kind=args.kind, chapter=args.chapter,
-                    include_reviewed=args.all)
+    result = report(
+        _store(args),
+        data,
+        args.version,
+        kind=args.kind,
+        chapter=args.chapter,
+        include_reviewed=args.all,
+    )
     if args.json:
         _emit(result)
     elif args.csv:
@@ -126,12 +137,93 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+# serve -------------------------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    from crkb.store.location import current_build
+    from crkb.web import create_app
+
+    data = _data(args)
+    current_build(data)  # no build yet: one clear line now rather than an error page later
+    if not 0 < args.port < 65536:
+        raise BadInput(f"--port {args.port}: expected 1 to 65535")
+    app = create_app({"DATA": str(data)})
+    print(f"serving {data} on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
+    return 0
+
+
+# identify / fetch -----------------------------------------------------------------------------------
+def cmd_identify(args: argparse.Namespace) -> int:
+    from crkb.identify import identify_text
+    from crkb.sources.decode import NotText, decode
+
+    path = Path(args.file)
+    try:
+        text = decode(path.read_bytes()).text
+    except (OSError, NotText) as e:
+        raise BadInput(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    result = identify_text(text, _store(args), source=str(path))
+    if args.json:
+        _emit(result)
+        return 0
+    vs = result["versions"]
+    span = vs[0] if len(vs) == 1 else f"{vs[0]} … {vs[-1]} ({len(vs)} releases)"
+    how = {
+        "text": "rule texts",
+        "fingerprint": "letters of rule texts (garbled copy)",
+        "structure": "rule numbers and cross-references",
+    }[result["method"]]
+    lang = result["language"] or result["lang"]
+    print(f"{path}: {lang} text fits {span}; {result['rules_matched']} rules matched by {how}")
+    if vs[-1] == result["latest"]:
+        print("  current: fits the newest release")
+    changed = result["changed_since"]
+    print(f"  {len(changed)} of its rules differ in the newest release ({result['latest']})")
+    for c in changed:
+        now = c["number_now"] or "gone"
+        print(f"    {c['number']} → {now}" if now != c["number"] else f"    {c['number']}")
+    return 0
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    from crkb import fetch
+
+    manifest = (
+        Path(args.manifest) if args.manifest else config.PROJECT_ROOT / "corpus" / "releases.json"
+    )
+    releases = fetch.load_manifest(manifest)
+    dest = Path(args.dest) if args.dest else config.corpus_dirs()[0] / "en" / "txt"
+    if args.latest:
+        result: dict = {"latest": fetch.check_latest(releases)}
+    else:
+        log = (lambda m: print(m, file=sys.stderr)) if not args.json else (lambda _m: None)
+        result = fetch.fetch_all(releases, dest, progress=log).to_json()
+        result["dest"] = str(dest)
+    if args.json:
+        _emit(result)
+    elif args.latest:
+        lt = result["latest"]
+        news = "newer than" if lt["newer"] else "not newer than"
+        print(
+            f"newest on the rules page: {lt['file_date']} ({lt['url']}), {news} the manifest's"
+            f" newest ({lt['manifest_newest']})"
+        )
+    else:
+        print(
+            f"{len(result['downloaded'])} downloaded, {len(result['present'])} already present,"
+            f" {len(result['no_url'])} without a known URL → {dest}"
+        )
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add this module's commands to the `crkb` parser."""
     s = sub.add_parser("search", help="ranked hits in either language")
     s.add_argument("query")
     s.add_argument("--lang", choices=["en", "zh", "auto"], default="auto")
-    s.add_argument("--version", help="version id, alias or latest (default: newest of each language)")
+    s.add_argument(
+        "--version", help="version id, alias or latest (default: newest of each language)"
+    )
     s.add_argument("--limit", type=int, default=10)
     s.add_argument("--json", action="store_true")
     s.add_argument("--data", help=argparse.SUPPRESS)
@@ -157,11 +249,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--version", help="version id, alias or latest (default: newest translation)")
     c.add_argument("--kind", help="only findings of this kind")
     c.add_argument("--chapter", help="only rules of this chapter or section (e.g. 7, 702)")
-    c.add_argument("--all", action="store_true", help="include findings marked reviewed or false alarm")
-    c.add_argument("--mark", metavar="ID=STATUS", help="mark a finding reviewed, false_alarm or open")
+    c.add_argument(
+        "--all", action="store_true", help="include findings marked reviewed or false alarm"
+    )
+    c.add_argument(
+        "--mark", metavar="ID=STATUS", help="mark a finding reviewed, false_alarm or open"
+    )
     c.add_argument("--note", help="a note to keep with --mark")
     fmt = c.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
     c.add_argument("--data", help=argparse.SUPPRESS)
     c.set_defaults(func=cmd_check)
+
+    sv = sub.add_parser("serve", help="the web service (development server; production: gunicorn)")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=5000)
+    sv.add_argument("--data", help="data directory; default $CRKB_DATA or ./instance")
+    sv.set_defaults(func=cmd_serve)
+
+    i = sub.add_parser("identify", help="which release(s) a copied rules text comes from")
+    i.add_argument("file")
+    i.add_argument("--json", action="store_true")
+    i.add_argument("--data", help=argparse.SUPPRESS)
+    i.set_defaults(func=cmd_identify)
+
+    f = sub.add_parser("fetch", help="download the official English releases in the manifest")
+    f.add_argument(
+        "--manifest", help="releases manifest (default: the project's corpus/releases.json)"
+    )
+    f.add_argument("--dest", help="where to put the files (default: <first corpus dir>/en/txt)")
+    f.add_argument(
+        "--latest",
+        action="store_true",
+        help="only look for the newest release's link on the official rules page",
+    )
+    f.add_argument("--json", action="store_true")
+    f.set_defaults(func=cmd_fetch)

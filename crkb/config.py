@@ -17,10 +17,16 @@ class Setting:
 
 
 SETTINGS = (
-    Setting("CRKB_CORPUS", str(PROJECT_ROOT / "corpus"),
-            "corpus directories, separated by ':'; default: the project's bundled corpus/"),
-    Setting("CRKB_DATA", "instance",
-            "where the store, index and derived files live; default: instance/ in the working directory"),
+    Setting(
+        "CRKB_CORPUS",
+        str(PROJECT_ROOT / "corpus"),
+        "corpus directories, separated by ':'; default: the project's bundled corpus/",
+    ),
+    Setting(
+        "CRKB_DATA",
+        "instance",
+        "where the store, index and derived files live; default: instance/ in the working directory",
+    ),
 )
 
 

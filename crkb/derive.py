@@ -59,10 +59,14 @@ def step_lineage(asm, build_dir: Path, progress) -> None:
             progress(f"lineage {lang}: {len(docs)} releases")
             lineage = build_lineage(docs)
             lineages[lang] = lineage
-            db.put_derived(conn, f"lineage:{lang}", {
-                "versions": lineage.versions,
-                "pairs": {f"{a}|{b}": m for (a, b), m in lineage.pairs.items()},
-            })
+            db.put_derived(
+                conn,
+                f"lineage:{lang}",
+                {
+                    "versions": lineage.versions,
+                    "pairs": {f"{a}|{b}": m for (a, b), m in lineage.pairs.items()},
+                },
+            )
             by_version = {d.version: d for d in docs}
             for (a, b), mapping in lineage.pairs.items():
                 changes = diff_rules(by_version[a].rules, by_version[b].rules, mapping)

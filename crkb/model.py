@@ -86,7 +86,13 @@ class Document:
 
     def counts(self) -> dict[str, int]:
         """Per-kind tallies as `crkb versions` reports them."""
-        c = {"sections": 0, "rules": 0, "subrules": 0, "examples": 0, "glossary": len(self.glossary)}
+        c = {
+            "sections": 0,
+            "rules": 0,
+            "subrules": 0,
+            "examples": 0,
+            "glossary": len(self.glossary),
+        }
         for r in self.rules:
             if r.kind == "section":
                 c["sections"] += 1

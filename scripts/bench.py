@@ -49,8 +49,14 @@ def tree_rss_kb(pid: int) -> int:
 def run_measured(cmd: list[str], env: dict | None = None) -> tuple[float, int, str]:
     """Wall time, peak resident memory of the whole process tree (KB), and stdout."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env={**os.environ, **(env or {})}, cwd=ROOT)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+    )
     peak = 0
     while proc.poll() is None:
         peak = max(peak, tree_rss_kb(proc.pid))
@@ -70,27 +76,36 @@ def bench_parse(corpus: Path) -> dict:
     )
     _, peak, out = run_measured([PY, "-c", code])
     files, ok, secs = out.split()
-    return {"files": int(files), "parsed": int(ok), "seconds": round(float(secs), 2), "peak_mb": peak // 1024}
+    return {
+        "files": int(files),
+        "parsed": int(ok),
+        "seconds": round(float(secs), 2),
+        "peak_mb": peak // 1024,
+    }
 
 
 def bench_build(corpus: Path, data: Path) -> dict:
-    secs, peak, out = run_measured([PY, "-m", "crkb", "build", "--corpus", str(corpus), "--data", str(data)])
+    secs, peak, out = run_measured(
+        [PY, "-m", "crkb", "build", "--corpus", str(corpus), "--data", str(data)]
+    )
     return {"seconds": round(secs, 1), "peak_mb": peak // 1024, "report": out.strip()}
 
 
-def extra(script: str, *args: str) -> dict | None:
-    """Benchmarks of later build steps and services, each a script printing one JSON object."""
+def extra(script: str, *args: str) -> str | None:
+    """Benchmarks of the later layers (search, diff, checks, HTTP): each script prints its figures."""
     path = ROOT / "scripts" / script
     if not path.exists():
         return None
-    _, _, out = run_measured([PY, str(path), "--json", *args])
-    return json.loads(out.strip().splitlines()[-1])
+    _, _, out = run_measured([PY, str(path), *args])
+    return out.strip()
 
 
 def main() -> int:
     corpus = Path(os.environ.get("CRKB_BENCH_CORPUS", ROOT.parent / "shared" / "corpus")).resolve()
     if not (corpus / "en").is_dir():
-        print(f"bench: {corpus}: the real archive is needed (set CRKB_BENCH_CORPUS)", file=sys.stderr)
+        print(
+            f"bench: {corpus}: the real archive is needed (set CRKB_BENCH_CORPUS)", file=sys.stderr
+        )
         return 2
     data = Path(tempfile.mkdtemp(prefix="crkb-bench-"))
     results: dict[str, object] = {}
@@ -100,22 +115,38 @@ def main() -> int:
     print("full build …", flush=True)
     results["build"] = bench_build(corpus, data)
     print(json.dumps(results["build"]))
-    for name, script in [("search", "bench_search.py"), ("diff", "bench_diff.py"),
-                         ("checks", "bench_checks.py"), ("http", "bench_http.py")]:
+    for name, script in [
+        ("search", "bench_search.py"),
+        ("diff", "bench_diff.py"),
+        ("checks", "bench_checks.py"),
+        ("http", "bench_http.py"),
+    ]:
         print(f"{name} …", flush=True)
-        res = extra(script, "--data", str(data))
+        res = extra(script, *(["--data", str(data)] if name == "http" else []))
         if res is not None:
             results[name] = res
-            print(json.dumps(res, ensure_ascii=False))
+            print(res)
     write_report(results, corpus)
     return 0
 
 
 def write_report(results: dict, corpus: Path) -> None:
-    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                if ln.startswith("model name")), platform.processor())
-    mem = next((ln.split()[1] for ln in Path("/proc/meminfo").read_text().splitlines()
-                if ln.startswith("MemTotal")), "?")
+    cpu = next(
+        (
+            ln.split(":", 1)[1].strip()
+            for ln in Path("/proc/cpuinfo").read_text().splitlines()
+            if ln.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    mem = next(
+        (
+            ln.split()[1]
+            for ln in Path("/proc/meminfo").read_text().splitlines()
+            if ln.startswith("MemTotal")
+        ),
+        "?",
+    )
     lines = [
         "# BENCHMARKS",
         "",
@@ -129,16 +160,26 @@ def write_report(results: dict, corpus: Path) -> None:
         "|---|---|---|",
     ]
     p = results["parse"]
-    lines.append(f"| parse of the whole archive ({p['files']} files, 2 processes) | {p['seconds']} s"
-                 f" (target ≤ 5 s), peak {p['peak_mb']} MB | `scripts/bench.py` parse |")
+    lines.append(
+        f"| parse of the whole archive ({p['files']} files, 2 processes) | {p['seconds']} s"
+        f" (target ≤ 5 s), peak {p['peak_mb']} MB | `scripts/bench.py` parse |"
+    )
     b = results["build"]
-    lines.append(f"| full `crkb build` | {b['seconds']} s (target ≤ 60 s), peak {b['peak_mb']} MB"
-                 " (target ≤ 1 GB) | `crkb build --corpus ../shared/corpus` |")
+    lines.append(
+        f"| full `crkb build` | {b['seconds']} s (target ≤ 60 s), peak {b['peak_mb']} MB"
+        " (target ≤ 1 GB) | `crkb build --corpus ../shared/corpus` |"
+    )
+    lines += ["", "Build report: " + b["report"].replace("|", "/"), ""]
     for name in ("search", "diff", "checks", "http"):
         if name in results:
-            for key, value in results[name].items():
-                lines.append(f"| {name}: {key} | {value} | `scripts/bench_{name}.py` |")
-    lines += ["", "Build report: " + b["report"].replace("|", "/"), ""]
+            lines += [
+                f"## {name} (`python scripts/bench_{name}.py`)",
+                "",
+                "```",
+                str(results[name]),
+                "```",
+                "",
+            ]
     (ROOT / "BENCHMARKS.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
 

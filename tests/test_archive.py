@@ -42,7 +42,9 @@ TALLIES = [
 
 
 @pytest.mark.parametrize(("name", "sections", "rules", "subrules", "examples", "glossary"), TALLIES)
-def test_counts_equal_independent_tallies(archive, name, sections, rules, subrules, examples, glossary):
+def test_counts_equal_independent_tallies(
+    archive, name, sections, rules, subrules, examples, glossary
+):
     (doc,) = parsed(str(archive / name)).documents
     assert doc.counts() == {
         "sections": sections,
@@ -57,7 +59,9 @@ _NUM = re.compile(r"^ ?\d{3}\.\d+[a-z]{0,2}\.? ?")
 
 
 def _modern_files(archive: Path) -> list[Path]:
-    files = sorted((archive / "en" / "txt").glob("*.txt")) + sorted((archive / "zh" / "txt").glob("*.txt"))
+    files = sorted((archive / "en" / "txt").glob("*.txt")) + sorted(
+        (archive / "zh" / "txt").glob("*.txt")
+    )
     return [p for p in files if p.stem >= "2009-07-08"]
 
 
@@ -78,7 +82,10 @@ def test_every_modern_rule_text_equals_its_source_line(archive):
             for extra in rest:
                 assert extra in following, (path.name, rule.number, extra)
             for ex in rule.examples:
-                assert any(ln.endswith(ex.split("\n")[0]) for ln in following), (path.name, rule.number)
+                assert any(ln.endswith(ex.split("\n")[0]) for ln in following), (
+                    path.name,
+                    rule.number,
+                )
             checked += 1
     assert checked > 150_000
 

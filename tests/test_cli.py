@@ -23,13 +23,18 @@ def run(*args: str, data: Path | None = None) -> subprocess.CompletedProcess:
 
 def _synthetic_next_release(source: str) -> str:
     """The newest release, moved forward: a new section, a subrule after k, a new effective date."""
-    text = source.replace("These rules are effective as of July 25, 2025.", "These rules are effective as of March 6, 2026.")
+    text = source.replace(
+        "These rules are effective as of July 25, 2025.",
+        "These rules are effective as of March 6, 2026.",
+    )
     new_section = (
         "733. Test Cards\n\n733.1. Test cards are a new kind of card.\n\n"
         "733.1a A test card has a test ability.\n\nExample: A test card is tested.\n\n"
         "733.1b Test abilities are described in rule 702.2m.\n\n"
     )
-    text = text.replace("8. Multiplayer Rules\n\n800. General", new_section + "8. Multiplayer Rules\n\n800. General")
+    text = text.replace(
+        "8. Multiplayer Rules\n\n800. General", new_section + "8. Multiplayer Rules\n\n800. General"
+    )
     last = max(re.findall(r"^702\.2([a-z]) ", text, re.M))
     extra = ""
     letters = "abcdefghijkmnpqrstuvwxyz"
@@ -41,7 +46,13 @@ def _synthetic_next_release(source: str) -> str:
 
 
 def test_next_release_parses_without_code_change(archive, tmp_path):
-    raw = (archive / "en/txt/2025-07-25.txt").read_bytes().decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    raw = (
+        (archive / "en/txt/2025-07-25.txt")
+        .read_bytes()
+        .decode("utf-8-sig")
+        .replace("\r\n", "\n")
+        .replace("\r", "\n")
+    )
     path = tmp_path / "2026-03-06.txt"
     path.write_text(_synthetic_next_release(raw), encoding="utf-8")
     out = run("parse", str(path), "--json")
@@ -54,7 +65,14 @@ def test_next_release_parses_without_code_change(archive, tmp_path):
     assert rules["733.1a"]["examples"] == ["A test card is tested."]
     assert rules["702.2m"]["text"] == "Synthetic subrule m of deathtouch."
     assert "702.2l" not in rules
-    assert {"from": "733.1b", "to": "702.2m", "raw": "702.2m", "title": None, "dangling": False, "stale": False} in doc["references"]
+    assert {
+        "from": "733.1b",
+        "to": "702.2m",
+        "raw": "702.2m",
+        "title": None,
+        "dangling": False,
+        "stale": False,
+    } in doc["references"]
     assert doc["counts"]["sections"] == 147
 
 
@@ -82,7 +100,11 @@ def test_missing_file_and_bad_arguments(tmp_path):
     out = run("parse", str(tmp_path / "nope.txt"))
     assert out.returncode == 2 and "nope.txt" in out.stderr and "no such file" in out.stderr
     out = run("show", "not-a-rule", data=tmp_path)
-    assert out.returncode == 2 and "not-a-rule" in out.stderr and len(out.stderr.strip().split("\n")) == 1
+    assert (
+        out.returncode == 2
+        and "not-a-rule" in out.stderr
+        and len(out.stderr.strip().split("\n")) == 1
+    )
     out = run("versions", data=tmp_path / "empty")
     assert out.returncode == 2 and "crkb build" in out.stderr
     out = run("frobnicate")
@@ -96,12 +118,18 @@ def test_build_lists_every_distinct_release_once(archive, archive_build, capsys)
     assert len(ids) == len(set(ids))
     # Independently: the dates the official files state about themselves.
     stated = set()
-    pattern = re.compile(r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})|(\d{4})年(\d{1,2})月(\d{1,2})日起生效")
+    pattern = re.compile(
+        r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})|(\d{4})年(\d{1,2})月(\d{1,2})日起生效"
+    )
     from datetime import datetime
 
-    for path in sorted((archive / "en" / "txt").glob("*.txt")) + sorted((archive / "zh" / "txt").glob("*.txt")):
+    for path in sorted((archive / "en" / "txt").glob("*.txt")) + sorted(
+        (archive / "zh" / "txt").glob("*.txt")
+    ):
         raw = path.read_bytes()
-        text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("latin-1")
+        text = (
+            raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("latin-1")
+        )
         if path.stem >= "2009-07-08" and (m := pattern.search(text)):
             if m.group(1):
                 stated.add(datetime.strptime(m.group(1), "%B %d, %Y").date().isoformat())
@@ -121,8 +149,22 @@ def test_show_rule_with_children_examples_and_references(archive_build, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["title"] == "Deathtouch" and d["version"] == "2025-07-25"
     assert [c["number"] for c in d["children"]][:3] == ["702.2a", "702.2b", "702.2c"]
-    assert main(["show", "rule 115.3", "--lang", "both", "--version", "2024-04-10", "--json",
-                 "--data", str(archive_build)]) == 0
+    assert (
+        main(
+            [
+                "show",
+                "rule 115.3",
+                "--lang",
+                "both",
+                "--version",
+                "2024-04-10",
+                "--json",
+                "--data",
+                str(archive_build),
+            ]
+        )
+        == 0
+    )
     both = json.loads(capsys.readouterr().out)
     assert "115.7" in [r["to"] for r in both["en"]["references"]]
     assert "115.6" in [r["to"] for r in both["zh"]["references"]]

@@ -14,7 +14,14 @@ TAIL = "Glossary\n\nAbility\n1. Text on an object.\n2. An activated or triggered
 
 
 def doc_text(body: str, date: str = "April 12, 2024") -> str:
-    return HEAD.format(date=date) + INTRO + "1. Game Concepts\n\n100. General\n\n" + body + FILLER + TAIL
+    return (
+        HEAD.format(date=date)
+        + INTRO
+        + "1. Game Concepts\n\n100. General\n\n"
+        + body
+        + FILLER
+        + TAIL
+    )
 
 
 def parse(text: str, name: str = "2024-04-10.txt", encoding: str = "utf-8"):
@@ -24,7 +31,11 @@ def parse(text: str, name: str = "2024-04-10.txt", encoding: str = "utf-8"):
 
 
 def test_rule_text_is_the_source_line_minus_its_number():
-    doc = parse(doc_text("100.1. These Magic rules apply to any Magic game.\n\n100.1a A two-player game.\n\n"))
+    doc = parse(
+        doc_text(
+            "100.1. These Magic rules apply to any Magic game.\n\n100.1a A two-player game.\n\n"
+        )
+    )
     rules = doc.rule_map()
     assert rules["100.1"].text == "These Magic rules apply to any Magic game."
     assert rules["100.1a"].text == "A two-player game."
@@ -36,14 +47,31 @@ def test_rule_text_is_the_source_line_minus_its_number():
 @pytest.mark.parametrize(
     ("line", "number", "text"),
     [
-        ("119.1d. In a two-player Brawl game, each player’s starting life total is 25.", "119.1d",
-         "In a two-player Brawl game, each player’s starting life total is 25."),
-        ("606.5 If the total cost to activate a loyalty ability contains X, ...", "606.5",
-         "If the total cost to activate a loyalty ability contains X, ..."),
-        ("901.4.All plane and phenomenon cards remain in the command zone.", "901.4",
-         "All plane and phenomenon cards remain in the command zone."),
-        (" 509.1c The defending player checks each creature.", "509.1c", "The defending player checks each creature."),
-        ("100.6b牌手可以使用在Wizards.com/Locator的万智牌店家。", "100.6b", "牌手可以使用在Wizards.com/Locator的万智牌店家。"),
+        (
+            "119.1d. In a two-player Brawl game, each player’s starting life total is 25.",
+            "119.1d",
+            "In a two-player Brawl game, each player’s starting life total is 25.",
+        ),
+        (
+            "606.5 If the total cost to activate a loyalty ability contains X, ...",
+            "606.5",
+            "If the total cost to activate a loyalty ability contains X, ...",
+        ),
+        (
+            "901.4.All plane and phenomenon cards remain in the command zone.",
+            "901.4",
+            "All plane and phenomenon cards remain in the command zone.",
+        ),
+        (
+            " 509.1c The defending player checks each creature.",
+            "509.1c",
+            "The defending player checks each creature.",
+        ),
+        (
+            "100.6b牌手可以使用在Wizards.com/Locator的万智牌店家。",
+            "100.6b",
+            "牌手可以使用在Wizards.com/Locator的万智牌店家。",
+        ),
     ],
 )
 def test_publishers_slips_lose_no_text(line, number, text):
@@ -67,7 +95,10 @@ def test_every_example_is_kept_with_its_rule_and_continuations_stay():
     doc = parse(doc_text(body))
     rules = doc.rule_map()
     assert rules["100.1"].examples == ["one.", "two.", "three.", "four.", "five."]
-    assert rules["100.2"].text == "A list follows:\n     Cards printed in set A\n     Cards printed in set B"
+    assert (
+        rules["100.2"].text
+        == "A list follows:\n     Cards printed in set A\n     Cards printed in set B"
+    )
 
 
 def test_chinese_examples_and_glossary():
@@ -97,7 +128,10 @@ def test_glossary_entries_with_numbered_senses():
     doc = parse(doc_text("100.1. First.\n\n100.2. Second.\n\n"))
     ability = doc.glossary[0]
     assert ability.term == "Ability"
-    assert ability.senses == ["Text on an object.", "An activated or triggered ability on the stack."]
+    assert ability.senses == [
+        "Text on an object.",
+        "An activated or triggered ability on the stack.",
+    ]
     assert doc.intro.startswith("Introduction")
     assert "Design: Someone" in doc.credits
     assert not any(r.number == "Glossary" for r in doc.rules)
@@ -111,8 +145,10 @@ def test_glossary_entries_with_numbered_senses():
         ("A “quote”\r\n".encode("utf-16-be"), "A “quote”\n"),
         (b"you\x92re \x93here\x94 \x96 there\r\n", "you’re “here” – there\n"),
         (b"Gathering DCI\xaa Floor Rules \xd0 more\r", "Gathering DCI™ Floor Rules – more\n"),
-        (b"Scimitar, Dand\x83n, Desert, Ghazb\xa0n Ogre, Jun\xa3n Efreet, we\x92re\n",
-         "Scimitar, Dandân, Desert, Ghazbán Ogre, Junún Efreet, we’re\n"),
+        (
+            b"Scimitar, Dand\x83n, Desert, Ghazb\xa0n Ogre, Jun\xa3n Efreet, we\x92re\n",
+            "Scimitar, Dandân, Desert, Ghazbán Ogre, Junún Efreet, we’re\n",
+        ),
         (b"Elf, El-Hajj\x89j, Enchantress\n", "Elf, El-Hajjâj, Enchantress\n"),
     ],
 )

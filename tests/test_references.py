@@ -25,9 +25,15 @@ def targets(text: str, lang: str = "en") -> list[str]:
         ("See section 8, “Multiplayer Rules.”", ["8"]),
         ("see 601.2b, then proceed to 616.1e.", ["601.2b", "616.1e"]),
         ("See rule 727, “Day and Night.”", ["727"]),
-        ("See rule 113, “Abilities,” and section 6, “Spells, Abilities, and Effects.”", ["113", "6"]),
+        (
+            "See rule 113, “Abilities,” and section 6, “Spells, Abilities, and Effects.”",
+            ["113", "6"],
+        ),
         ("A deck of exactly 100 cards; Core Set 2019; 999,999 damage.", []),
-        ("subrules skip the letters “l” and “o”; rule 704.5k is followed by 704.5m", ["704.5k", "704.5m"]),
+        (
+            "subrules skip the letters “l” and “o”; rule 704.5k is followed by 704.5m",
+            ["704.5k", "704.5m"],
+        ),
     ],
 )
 def test_english_shapes(text, expected):
@@ -61,7 +67,12 @@ def test_dangling_and_stale_are_flagged():
         "727": Rule("727", "section", "Restarting the Game", title="Restarting the Game"),
         "730": Rule("730", "section", "Day and Night", title="Day and Night"),
     }
-    refs = resolve(extract("x", "See rule 727, “Day and Night,” rule 730, “Day and Night,” and rule 999.1.", "en"), rules)
+    refs = resolve(
+        extract(
+            "x", "See rule 727, “Day and Night,” rule 730, “Day and Night,” and rule 999.1.", "en"
+        ),
+        rules,
+    )
     assert [(r.target, r.dangling, r.stale) for r in refs] == [
         ("727", False, True),
         ("730", False, False),

@@ -31,8 +31,15 @@ def findings(store: Store, version: str | None = None) -> tuple[str, list]:
     return vid, store.cache[key]  # type: ignore[return-value]
 
 
-def report(store: Store, data: Path, version: str | None = None, *, kind: str | None = None,
-           chapter: str | None = None, include_reviewed: bool = False) -> dict:
+def report(
+    store: Store,
+    data: Path,
+    version: str | None = None,
+    *,
+    kind: str | None = None,
+    chapter: str | None = None,
+    include_reviewed: bool = False,
+) -> dict:
     """`{version, findings: [...], counts}` filtered by kind and chapter; reviewed ones hidden."""
     vid, found = findings(store, version)
     reviews = ReviewFile(reviews_path(data))

@@ -10,7 +10,6 @@ from crkb.diff.history import Lineage
 from crkb.errors import NotFound
 from crkb.store.db import Store
 
-
 DIFF_CACHE = 32  # computed diffs kept per process
 
 
@@ -27,7 +26,9 @@ class _VersionTexts(Mapping[str, str]):
         return rule.text
 
     def __contains__(self, number: object) -> bool:
-        return isinstance(number, str) and self.store.rule(self.version, self.lang, number) is not None
+        return (
+            isinstance(number, str) and self.store.rule(self.version, self.lang, number) is not None
+        )
 
     def __iter__(self) -> Iterator[str]:
         return iter(r.number for r in self.store.document(self.version, self.lang).rules)
@@ -88,7 +89,10 @@ def diff(store: Store, old: str, new: str, lang: str = "en") -> dict:
     else:
         changes = store.derived(key)
         if changes is None:
-            changes = [c.to_json() for c in diff_documents(store.document(a, lang), store.document(b, lang))]
+            changes = [
+                c.to_json()
+                for c in diff_documents(store.document(a, lang), store.document(b, lang))
+            ]
         cache[key] = changes
         while len(cache) > DIFF_CACHE:
             cache.popitem(last=False)

@@ -33,7 +33,9 @@ _ZH_LIST = re.compile(
 )
 _ZH_CHAPTER = re.compile(r"第\s*(?P<n>\d)\s*章" + _TITLE)
 _ITEM_RE = re.compile(rf"(?P<item>{_ITEM}|\d(?!\d)){_TITLE}")
-_BARE_DOTTED = re.compile(rf"(?<![\d.])(?P<item>{_DOTTED}(?:{_DASH}(?:{_DOTTED}|\d+[a-z]?|[a-z]))?)(?![\d])(?!\.\d){_TITLE}")
+_BARE_DOTTED = re.compile(
+    rf"(?<![\d.])(?P<item>{_DOTTED}(?:{_DASH}(?:{_DOTTED}|\d+[a-z]?|[a-z]))?)(?![\d])(?!\.\d){_TITLE}"
+)
 
 
 _ANY_NUMBER = re.compile(r"\d{3}|第\s*\d|[Ss]ections?\s+\d")
@@ -97,22 +99,44 @@ def _extract(text: str, lang: str) -> tuple[tuple[str, str, str | None], ...]:
             for im in _ITEM_RE.finditer(m.group("list")):
                 item = im.group("item")
                 if len(item) == 1 and not (
-                    kw.startswith("section") or re.search(r"sections?\s+$", m.group("list")[: im.start()])
+                    kw.startswith("section")
+                    or re.search(r"sections?\s+$", m.group("list")[: im.start()])
                 ):
                     continue
                 for target in expand(item):
-                    refs.append((base + im.start(), Reference(source, target, item, _clean_title(im.group("t") or im.group("t2")))))
+                    refs.append(
+                        (
+                            base + im.start(),
+                            Reference(
+                                source, target, item, _clean_title(im.group("t") or im.group("t2"))
+                            ),
+                        )
+                    )
             covered.append((m.start(), m.end()))
     if lang == "zh":
         for m in _ZH_CHAPTER.finditer(text):
-            refs.append((m.start(), Reference(source, m.group("n"), m.group(0).split("“")[0].rstrip("，, "),
-                                              _clean_title(m.group("t") or m.group("t2")))))
+            refs.append(
+                (
+                    m.start(),
+                    Reference(
+                        source,
+                        m.group("n"),
+                        m.group(0).split("“")[0].rstrip("，, "),
+                        _clean_title(m.group("t") or m.group("t2")),
+                    ),
+                )
+            )
     for m in _BARE_DOTTED.finditer(text):
         if any(a <= m.start() < b for a, b in covered):
             continue
         item = m.group("item")
         for target in expand(item):
-            refs.append((m.start(), Reference(source, target, item, _clean_title(m.group("t") or m.group("t2")))))
+            refs.append(
+                (
+                    m.start(),
+                    Reference(source, target, item, _clean_title(m.group("t") or m.group("t2"))),
+                )
+            )
     refs.sort(key=lambda p: p[0])
     return tuple((r.target, r.raw, r.title) for _, r in refs)
 

@@ -9,7 +9,20 @@ from pathlib import Path
 MONTHS = {
     m: i
     for i, m in enumerate(
-        "january february march april may june july august september october november december".split(),
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
         1,
     )
 }
@@ -40,8 +53,11 @@ def stated_date(text: str) -> str | None:
     if (m := _ZH_DATE.search(head)) and (iso := _iso(*(int(g) for g in m.groups()))):
         found.append((m.start(), iso))
     if (m := _NUMERIC.search(head)) and (
-        iso := _iso(1900 + int(m.group(3)) if int(m.group(3)) > 50 else 2000 + int(m.group(3)),
-                    int(m.group(1)), int(m.group(2)))
+        iso := _iso(
+            1900 + int(m.group(3)) if int(m.group(3)) > 50 else 2000 + int(m.group(3)),
+            int(m.group(1)),
+            int(m.group(2)),
+        )
     ):
         found.append((m.start(), iso))
     return min(found)[1] if found else None

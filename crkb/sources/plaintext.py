@@ -43,7 +43,11 @@ def split_parts(lines: Sequence[str]) -> dict[str, tuple[int, int]]:
         if SECTION.match(lines[i]):
             body = i
     glossary = next(
-        (i for i in range(body, n) if _strip(lines[i]) in GLOSSARY_HEADINGS and not NUMBERED.match(lines[i])),
+        (
+            i
+            for i in range(body, n)
+            if _strip(lines[i]) in GLOSSARY_HEADINGS and not NUMBERED.match(lines[i])
+        ),
         n,
     )
     credits = next((i for i in range(glossary, n) if _strip(lines[i]) in CREDITS_HEADINGS), n)
@@ -85,14 +89,20 @@ def parse_rules(lines: Sequence[str], start: int, end: int) -> tuple[list[Rule],
             current = Rule(number, kind, m.group(4), parent=parent_of(number), line=i + 1)
         elif (m := SECTION.match(line)) and int(m.group(1)) // 100 == chapter:
             number = m.group(1)
-            current = Rule(number, "section", m.group(2), title=m.group(2).strip(),
-                           parent=number[0], line=i + 1)
+            current = Rule(
+                number,
+                "section",
+                m.group(2),
+                title=m.group(2).strip(),
+                parent=number[0],
+                line=i + 1,
+            )
         elif (m := CHAPTER.match(line)) and int(m.group(1)) == chapter + 1:
             chapter += 1
             number = m.group(1)
             current = Rule(number, "chapter", m.group(2), title=m.group(2).strip(), line=i + 1)
         elif current is not None and (m := EXAMPLE.match(line)):
-            current.examples.append(line[m.end():])
+            current.examples.append(line[m.end() :])
             continue
         elif current is not None:
             if current.examples:
@@ -135,7 +145,9 @@ def _block(lines: Sequence[str], span: tuple[int, int]) -> str:
     return "\n".join(lines[span[0] : span[1]]).strip("\n")
 
 
-def parse_document(text: str, *, lang: str, source: str, version: str, alias: str | None) -> Document:
+def parse_document(
+    text: str, *, lang: str, source: str, version: str, alias: str | None
+) -> Document:
     """Parse one decoded plain-text document of the modern layout."""
     lines = text.split("\n")
     parts = split_parts(lines)

@@ -46,7 +46,10 @@ def detect_format(text: str) -> str:
         return "dokuwiki"
     if re.search(r"<b id=['\"]cr\d|<span id=['\"]cr\d|\]\(\.?/\d#cr\d", head):
         return "markdown"
-    if re.search(r"<(?:html|body|div|p|h[1-6])[\s>]", head, re.I) and len(re.findall(r"<[a-z]+[\s>]", head)) > 20:
+    if (
+        re.search(r"<(?:html|body|div|p|h[1-6])[\s>]", head, re.I)
+        and len(re.findall(r"<[a-z]+[\s>]", head)) > 20
+    ):
         return "html"
     if len(_PAIRED_LINES.findall(head)) >= 3:  # "900.1. English" then "900.1. 中文": a web copy
         return "web"
@@ -80,7 +83,9 @@ def read_bytes(data: bytes, path: str) -> ParseResult:
     for doc in result.documents:
         if decoded.replacement_chars:
             doc.flags["replacement_chars"] = decoded.replacement_chars
-            doc.warnings.append(f"{decoded.replacement_chars} replacement characters (U+FFFD) in the source")
+            doc.warnings.append(
+                f"{decoded.replacement_chars} replacement characters (U+FFFD) in the source"
+            )
         doc.flags.setdefault("encoding", decoded.encoding)
         link_document(doc)
     if not result.documents and not result.language and not result.garbled:
@@ -123,13 +128,17 @@ def _read_official(text: str, path: str, fdate: str | None) -> ParseResult:
     if version < _MODERN_START:
         from crkb.sources import legacy
 
-        doc: Document = legacy.parse_document(text, lang=lang, source=path, version=version, alias=alias)
+        doc: Document = legacy.parse_document(
+            text, lang=lang, source=path, version=version, alias=alias
+        )
     else:
         from crkb.sources import plaintext
 
         doc = plaintext.parse_document(text, lang=lang, source=path, version=version, alias=alias)
     if stated and fdate and stated != fdate:
-        doc.warnings.append(f"the text states release {stated}; filed under it ({fdate} kept as alias)")
+        doc.warnings.append(
+            f"the text states release {stated}; filed under it ({fdate} kept as alias)"
+        )
     return ParseResult(format=doc.format, documents=[doc], warnings=list(doc.warnings))
 
 

@@ -52,7 +52,9 @@ def create(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def write_version(conn: sqlite3.Connection, vid: str, aliases: list[str], title: str, flags: dict) -> None:
+def write_version(
+    conn: sqlite3.Connection, vid: str, aliases: list[str], title: str, flags: dict
+) -> None:
     conn.execute(
         "INSERT INTO versions VALUES (?, ?, ?, ?)",
         (vid, json.dumps(sorted(aliases)), title, json.dumps(flags, ensure_ascii=False)),
@@ -83,8 +85,17 @@ def write_document(conn: sqlite3.Connection, doc: Document, sources: list[str]) 
     conn.executemany(
         "INSERT INTO rules VALUES (?,?,?,?,?,?,?,?,?)",
         (
-            (doc_id, i, r.number, r.kind, r.title, r.text, r.parent,
-             json.dumps(r.examples, ensure_ascii=False), r.line)
+            (
+                doc_id,
+                i,
+                r.number,
+                r.kind,
+                r.title,
+                r.text,
+                r.parent,
+                json.dumps(r.examples, ensure_ascii=False),
+                r.line,
+            )
             for i, r in enumerate(doc.rules)
         ),
     )
@@ -122,11 +133,14 @@ class Store:
         if not path.exists():
             raise StoreError(f"{path}: no store here; run `crkb build` first")
         try:
-            self.conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True,
-                                        check_same_thread=False)
+            self.conn = sqlite3.connect(
+                f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False
+            )
             meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"{path}: damaged store ({e}); run `crkb build` to rebuild it") from None
+            raise StoreError(
+                f"{path}: damaged store ({e}); run `crkb build` to rebuild it"
+            ) from None
         if meta.get("schema") != SCHEMA_VERSION:
             raise StoreError(
                 f"{path}: built by another version of crkb (schema {meta.get('schema')!r}, this crkb"
@@ -145,7 +159,9 @@ class Store:
         """Every version, oldest first."""
         out = []
         docs: dict[str, list[tuple]] = {}
-        for row in self.conn.execute("SELECT version, lang, sources, counts FROM documents ORDER BY lang"):
+        for row in self.conn.execute(
+            "SELECT version, lang, sources, counts FROM documents ORDER BY lang"
+        ):
             docs.setdefault(row[0], []).append(row)
         for vid, aliases, title, flags in self.conn.execute(
             "SELECT id, aliases, title, flags FROM versions ORDER BY id"
@@ -214,20 +230,30 @@ class Store:
         did = row[0]
         sources = json.loads(row[2])
         doc = Document(
-            lang=lang, version=version, source=sources[0] if sources else "", format=row[1],
-            title=row[3], intro=row[4], contents=row[5], credits=row[6],
-            warnings=json.loads(row[7]), flags=json.loads(row[8]),
+            lang=lang,
+            version=version,
+            source=sources[0] if sources else "",
+            format=row[1],
+            title=row[3],
+            intro=row[4],
+            contents=row[5],
+            credits=row[6],
+            warnings=json.loads(row[7]),
+            flags=json.loads(row[8]),
         )
         doc.rules = [
             Rule(n, k, t, title, json.loads(ex), parent, line)
             for n, k, title, t, parent, ex, line in self.conn.execute(
                 "SELECT number, kind, title, text, parent, examples, line FROM rules"
-                " WHERE doc=? ORDER BY ord", (did,)
+                " WHERE doc=? ORDER BY ord",
+                (did,),
             )
         ]
         doc.glossary = [
             GlossaryEntry(t, x)
-            for t, x in self.conn.execute("SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (did,))
+            for t, x in self.conn.execute(
+                "SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (did,)
+            )
         ]
         doc.references = [
             Reference(s, t, raw, title, bool(d), bool(st))
@@ -260,7 +286,9 @@ class Store:
             " WHERE doc=? AND parent=? ORDER BY ord",
             (did, number),
         )
-        return [Rule(n, k, t, title, json.loads(ex), p, line) for n, k, title, t, p, ex, line in rows]
+        return [
+            Rule(n, k, t, title, json.loads(ex), p, line) for n, k, title, t, p, ex, line in rows
+        ]
 
     def references_from(self, version: str, lang: str, number: str) -> list[Reference]:
         did = self.doc_id(version, lang)

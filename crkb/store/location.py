@@ -70,7 +70,9 @@ def _prune(data: Path, keep: Path) -> None:
         (p for p in (data / "builds").iterdir() if p.is_dir() and p != keep),
         key=lambda p: p.stat().st_mtime,
     )
-    stale_tmp = [p for p in builds if p.name.startswith(".tmp-") and time.time() - p.stat().st_mtime > 3600]
+    stale_tmp = [
+        p for p in builds if p.name.startswith(".tmp-") and time.time() - p.stat().st_mtime > 3600
+    ]
     finished = [p for p in builds if not p.name.startswith(".tmp-")]
     for p in finished[: max(0, len(finished) - KEEP_OLD_BUILDS)] + stale_tmp:
         shutil.rmtree(p, ignore_errors=True)
