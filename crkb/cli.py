@@ -138,7 +138,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
         )
     if result.garbled:
         print(
-            f"{path}: {result.format}; garbled copy (numbers and spaces lost): identify it by content"
+            f"{path}: {result.format}; garbled copy (numbers and spaces lost):"
+            " identify it by content"
         )
     if not result.documents:
         for w in result.warnings:

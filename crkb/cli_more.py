@@ -61,7 +61,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-# diff / history ------------------------------------------------------------------------------------
+# diff / history ----------------------------------------------------------------------------------
 def cmd_diff(args: argparse.Namespace) -> int:
     from crkb.diff.stored import diff
 
@@ -152,7 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-# identify / fetch -----------------------------------------------------------------------------------
+# identify / fetch --------------------------------------------------------------------------------
 def cmd_identify(args: argparse.Namespace) -> int:
     from crkb.identify import identify_text
     from crkb.sources.decode import NotText, decode

@@ -25,7 +25,8 @@ SETTINGS = (
     Setting(
         "CRKB_DATA",
         "instance",
-        "where the store, index and derived files live; default: instance/ in the working directory",
+        "where the store, index and derived files live; default: instance/ in the working"
+        " directory",
     ),
 )
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: the real archive (when it is beside the project), a built store, a CLI runner."""
+"""Shared fixtures: the real archive (when it is beside the project) and a build of it."""
 
 from __future__ import annotations
 

@@ -119,7 +119,8 @@ def test_build_lists_every_distinct_release_once(archive, archive_build, capsys)
     # Independently: the dates the official files state about themselves.
     stated = set()
     pattern = re.compile(
-        r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})|(\d{4})年(\d{1,2})月(\d{1,2})日起生效"
+        r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})"
+        r"|(\d{4})年(\d{1,2})月(\d{1,2})日起生效"
     )
     from datetime import datetime
 
@@ -130,9 +131,9 @@ def test_build_lists_every_distinct_release_once(archive, archive_build, capsys)
         text = (
             raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("latin-1")
         )
-        if path.stem >= "2009-07-08" and (m := pattern.search(text)):
-            if m.group(1):
-                stated.add(datetime.strptime(m.group(1), "%B %d, %Y").date().isoformat())
+        m = pattern.search(text)
+        if path.stem >= "2009-07-08" and m and m.group(1):
+            stated.add(datetime.strptime(m.group(1), "%B %d, %Y").date().isoformat())
     modern = {i for i in ids if i >= "2009-07-08"}
     assert stated <= modern
     by_id = {v["id"]: v for v in versions}

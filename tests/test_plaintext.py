@@ -8,9 +8,17 @@ from crkb.sources.decode import decode
 from crkb.sources.reader import read_bytes
 
 HEAD = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {date}.\n\n"
-INTRO = "Introduction\n\nThis document is the ultimate authority.\n\nContents\n\n1. Game Concepts\n100. General\n\nGlossary\n\nCredits\n\n"
+INTRO = (
+    "Introduction\n\nThis document is the ultimate authority.\n\n"
+    "Contents\n\n1. Game Concepts\n100. General\n\nGlossary\n\nCredits\n\n"
+)
 FILLER = "".join(f"100.{i}. Filler rule number {i}.\n\n" for i in range(10, 70))
-TAIL = "Glossary\n\nAbility\n1. Text on an object.\n2. An activated or triggered ability on the stack.\nSee rule 100.1.\n\nAttack\nTo declare a creature as an attacker. See rule 100.2.\n\nCredits\n\nDesign: Someone\n"
+TAIL = (
+    "Glossary\n\nAbility\n1. Text on an object.\n"
+    "2. An activated or triggered ability on the stack.\nSee rule 100.1.\n\n"
+    "Attack\nTo declare a creature as an attacker. See rule 100.2.\n\n"
+    "Credits\n\nDesign: Someone\n"
+)
 
 
 def doc_text(body: str, date: str = "April 12, 2024") -> str:
@@ -103,8 +111,10 @@ def test_every_example_is_kept_with_its_rule_and_continuations_stay():
 
 def test_chinese_examples_and_glossary():
     text = (
-        "万智牌完整规则\n\n此规则于2024年4月12日起生效。\n\n前言\n\n本文件。\n\n目录\n\n1. 游戏概念\n100. 总则\n\n词汇表\n\n版权信息\n\n"
-        "1. 游戏概念\n\n100. 总则\n\n100.1. 这些万智牌规则适用于任何游戏。\n\n例如：甲。\n\n例如：乙。\n\n"
+        "万智牌完整规则\n\n此规则于2024年4月12日起生效。\n\n前言\n\n本文件。\n\n"
+        "目录\n\n1. 游戏概念\n100. 总则\n\n词汇表\n\n版权信息\n\n"
+        "1. 游戏概念\n\n100. 总则\n\n100.1. 这些万智牌规则适用于任何游戏。\n\n"
+        "例如：甲。\n\n例如：乙。\n\n"
         + "".join(f"100.{i}. 填充规则{i}。\n\n" for i in range(10, 70))
         + "词汇表\n\n异能\n1. 一个物件上的叙述。\n参见规则100.1。\n\n版权信息\n\n设计\n"
     )

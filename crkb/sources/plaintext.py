@@ -72,7 +72,7 @@ def looks_like_title(text: str) -> bool:
 
 
 def parse_rules(lines: Sequence[str], start: int, end: int) -> tuple[list[Rule], list[str]]:
-    """Numbered lines become rules; `Example:` lines and unnumbered paragraphs attach to the last."""
+    """Numbered lines become rules; examples and unnumbered paragraphs attach to the last one."""
     rules: list[Rule] = []
     warnings: list[str] = []
     current: Rule | None = None

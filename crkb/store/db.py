@@ -143,7 +143,8 @@ class Store:
             ) from None
         if meta.get("schema") != SCHEMA_VERSION:
             raise StoreError(
-                f"{path}: built by another version of crkb (schema {meta.get('schema')!r}, this crkb"
+                f"{path}: built by another version of crkb (schema {meta.get('schema')!r},"
+                f" this crkb"
                 f" reads {SCHEMA_VERSION!r}); run `crkb build` to rebuild it"
             )
         self.meta = meta
