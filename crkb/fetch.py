@@ -24,8 +24,9 @@ RULES_PAGE = "https://magic.wizards.com/en/rules"
 USER_AGENT = "crkb/0.1 (Comprehensive Rules knowledge base; +https://magic.wizards.com/en/rules)"
 TIMEOUT = 30.0
 MODERN_PATTERN = "https://media.wizards.com/{y}/downloads/MagicCompRules%20{y}{m}{d}.txt"
-_TXT_LINK = re.compile(r"(?:MagicCompRules|Comprehensive ?Rules)[ _]*(\d{4})(\d{2})(\d{2})\.txt$",
-                       re.I)
+_TXT_LINK = re.compile(
+    r"(?:MagicCompRules|Comprehensive ?Rules)[ _]*(\d{4})(\d{2})(\d{2})\.txt$", re.I
+)
 
 
 class NetworkError(CrkbError):
@@ -84,8 +85,10 @@ def modern_url(file_date: str) -> str:
 
 
 def manifest_entries(
-    archive_manifest: Iterable[dict], effective: Callable[[str], str | None],
-    known_urls: dict[str, str], modern_from: str,
+    archive_manifest: Iterable[dict],
+    effective: Callable[[str], str | None],
+    known_urls: dict[str, str],
+    modern_from: str,
 ) -> list[Release]:
     """Releases from the archive's MANIFEST.json rows (English plain text only).
 
@@ -105,9 +108,17 @@ def manifest_entries(
             url, source = modern_url(fdate), "publisher's URL pattern"
         else:
             url, source = None, "unknown"
-        out.append(Release(effective=effective(row["path"]) or fdate, file_date=fdate,
-                           file=row["path"], url=url, sha256=row["sha256"],
-                           bytes=int(row["bytes"]), url_source=source))
+        out.append(
+            Release(
+                effective=effective(row["path"]) or fdate,
+                file_date=fdate,
+                file=row["path"],
+                url=url,
+                sha256=row["sha256"],
+                bytes=int(row["bytes"]),
+                url_source=source,
+            )
+        )
     return sorted(out, key=lambda r: r.file_date)
 
 
@@ -132,8 +143,10 @@ def sha256(data: bytes) -> str:
 
 
 def _is_present(path: Path, release: Release) -> bool:
-    return path.is_file() and path.stat().st_size == release.bytes and (
-        sha256(path.read_bytes()) == release.sha256
+    return (
+        path.is_file()
+        and path.stat().st_size == release.bytes
+        and (sha256(path.read_bytes()) == release.sha256)
     )
 
 
@@ -157,7 +170,9 @@ def fetch_release(release: Release, dest: Path, opener: Opener | None = None) ->
 
 
 def fetch_all(
-    releases: Iterable[Release], dest: Path, opener: Opener | None = None,
+    releases: Iterable[Release],
+    dest: Path,
+    opener: Opener | None = None,
     progress: Callable[[str], None] = lambda _m: None,
 ) -> FetchReport:
     """Every release with a URL that is not already in `dest` with the right checksum."""
@@ -192,8 +207,9 @@ def latest_link(html: str, base: str = RULES_PAGE) -> tuple[str, str] | None:
     return url, fdate
 
 
-def check_latest(releases: list[Release], opener: Opener | None = None,
-                 page: str = RULES_PAGE) -> dict:
+def check_latest(
+    releases: list[Release], opener: Opener | None = None, page: str = RULES_PAGE
+) -> dict:
     """Whether the rules page links a release newer than the manifest's newest."""
     html = http_get(page, opener).decode("utf-8", errors="replace")
     link = latest_link(html, page)
@@ -217,16 +233,37 @@ _DOWNLOADS = "https://media.wizards.com/{}/downloads/MagicCompRules_{}.txt"
 # github.com/xremming/rulesraker archive/metadata.json; from 2017-08-25 on the publisher's pattern
 # holds, with one recorded exception.
 KNOWN_URLS: dict[str, str] = {
-    **{d: _IMAGES.format(d.replace("-", "")) for d in (
-        "2012-10-01", "2013-02-01", "2013-04-29", "2013-07-11", "2013-09-27", "2013-11-01",
-        "2014-02-01")},
+    **{
+        d: _IMAGES.format(d.replace("-", ""))
+        for d in (
+            "2012-10-01",
+            "2013-02-01",
+            "2013-04-29",
+            "2013-07-11",
+            "2013-09-27",
+            "2013-11-01",
+            "2014-02-01",
+        )
+    },
     "2014-09-26": "https://media.wizards.com/2014/downloads/MagicCompRules_20140926.txt",
-    **{d: _DOCS.format(d[:4], d.replace("-", "")) for d in (
-        "2015-01-23", "2015-03-27", "2015-07-17", "2015-09-26", "2015-11-13", "2016-07-22",
-        "2016-09-30", "2016-11-11")},
+    **{
+        d: _DOCS.format(d[:4], d.replace("-", ""))
+        for d in (
+            "2015-01-23",
+            "2015-03-27",
+            "2015-07-17",
+            "2015-09-26",
+            "2015-11-13",
+            "2016-07-22",
+            "2016-09-30",
+            "2016-11-11",
+        )
+    },
     "2016-08-26": "https://media.wizards.com/2016/docs/MagicCompRules_CN2_Update_20160826.txt",
-    **{d: _DOWNLOADS.format(d[:4], d.replace("-", "")) for d in (
-        "2017-01-19", "2017-04-28", "2017-06-05", "2017-07-07")},
+    **{
+        d: _DOWNLOADS.format(d[:4], d.replace("-", ""))
+        for d in ("2017-01-19", "2017-04-28", "2017-06-05", "2017-07-07")
+    },
     "2022-10-07": "https://media.wizards.com/2022/downloads/Comprehensive%20Rules%2020221007.txt",
 }
 MODERN_FROM = "2017-08-25"

@@ -1,4 +1,4 @@
-"""Which release a copied rules text comes from, so a judge holding a printout knows if it is current.
+"""Which release a copied rules text comes from, so a judge with a printout knows if it is current.
 
 A readable copy is matched rule by rule (same number, same text up to whitespace and quotes)
 against every version of its language. A garbled copy (spaces and digits stripped) is matched by
@@ -29,9 +29,18 @@ _NOT_CJK = re.compile(r"[^\u4e00-\u9fff]+")
 _RULE_AT_START = re.compile(r"^[\s•·*\-–]*(\d{3}\.\d+[a-z]?|\d{3})\.?(?=\s|[A-Z]|$)", re.M)
 _CITE = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d+[a-z]?)?)(?![\d])")
 _LANG_CODES = {
-    "English": "en", "Chinese": "zh", "Malay": "ms", "Indonesian": "id", "Spanish": "es",
-    "French": "fr", "German": "de", "Italian": "it", "Portuguese": "pt", "Japanese": "ja",
-    "Korean": "ko", "Russian": "ru",
+    "English": "en",
+    "Chinese": "zh",
+    "Malay": "ms",
+    "Indonesian": "id",
+    "Spanish": "es",
+    "French": "fr",
+    "German": "de",
+    "Italian": "it",
+    "Portuguese": "pt",
+    "Japanese": "ja",
+    "Korean": "ko",
+    "Russian": "ru",
 }
 # A fingerprint shorter than this (in letters) is too common to say anything about a release.
 MIN_FINGERPRINT = {"en": 24, "zh": 10}
@@ -283,9 +292,7 @@ def fit_text(idx: LangIndex, rules: Sequence[tuple[str, str]]) -> Fit:
     penalty = _Tally(size)
     _penalise_missing(idx, {n for n, _ in rules}, penalty)
     m = matched.values()
-    scores = [
-        (a + b, c) for a, b, c in zip(m, penalty.values(), exact.values(), strict=True)
-    ]
+    scores = [(a + b, c) for a, b, c in zip(m, penalty.values(), exact.values(), strict=True)]
     return Fit(idx.lang, idx.versions, scores, m, len(rules), "text")
 
 
@@ -379,10 +386,12 @@ def _changed(
         old_numbers = {r.number for r in old_doc.rules}
         for n in old_numbers & set(copy):
             del mapping[n]
-        mapping.update(match_rules(
-            [r for r in old_doc.rules if r.number[0] in chapters],
-            [r for r in new_doc.rules if r.number[0] in chapters],
-        ))
+        mapping.update(
+            match_rules(
+                [r for r in old_doc.rules if r.number[0] in chapters],
+                [r for r in new_doc.rules if r.number[0] in chapters],
+            )
+        )
     now = new_doc.rule_map()
     out = []
     for number in sorted(copy, key=sort_key):
@@ -390,12 +399,14 @@ def _changed(
         new = now.get(new_number) if new_number else None
         if new is not None and normalise(new.text) == normalise(copy[number]):
             continue
-        out.append({
-            "number": number,
-            "number_now": new.number if new else None,
-            "old_text": copy[number],
-            "new_text": new.text if new else None,
-        })
+        out.append(
+            {
+                "number": number,
+                "number_now": new.number if new else None,
+                "old_text": copy[number],
+                "new_text": new.text if new else None,
+            }
+        )
     return out
 
 
