@@ -1,0 +1,37 @@
+"""The web service: `create_app()` builds the Flask app (pages, JSON API) over the current build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from crkb.config import PROJECT_ROOT
+
+__all__ = ["create_app"]
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """A Flask app serving `CRKB_DATA` (or test_config["DATA"]); the store opens on first use."""
+    from crkb import config
+    from crkb.web import api, errors, pages, serving
+    from crkb.web.state import Served
+
+    app = Flask(
+        __name__,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder="static",
+    )
+    app.config.from_mapping(DATA=str(config.data_dir()), PAGE_CACHE=True)
+    if test_config:
+        app.config.update(test_config)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["crkb"] = Served(Path(app.config["DATA"]))
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    errors.register(app)
+    serving.register(app)
+    return app

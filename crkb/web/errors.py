@@ -1,0 +1,54 @@
+"""Errors rendered once: JSON `{"error": …}` under /api/, a helpful HTML page everywhere else."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from crkb.errors import CrkbError, NotFound
+
+log = logging.getLogger(__name__)
+
+
+def _suggestions(error: Exception) -> dict:
+    """Nearest rules for an unknown rule number (best effort; never fails the error page)."""
+    number = getattr(error, "number", None)
+    version = getattr(error, "version", None)
+    if not number:
+        return {}
+    try:
+        from crkb.web import data
+        from crkb.web.serving import served
+
+        _bid, store = served().current()
+        vid = version or store.resolve_version(None)
+        return {"number": number, "version": vid, "near": data.nearest(store, vid, "en", number)}
+    except Exception:  # noqa: BLE001
+        return {}
+
+
+def render_error(status: int, message: str, error: Exception | None = None):
+    if request.path.startswith("/api/"):
+        return jsonify({"error": message}), status
+    extra = _suggestions(error) if error is not None and status == 404 else {}
+    return render_template("error.html", status=status, message=message, **extra), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(CrkbError)
+    def crkb_error(e: CrkbError):
+        return render_error(e.http_status, str(e), e)
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        message = e.description or e.name
+        if e.code == 404 and not isinstance(e, NotFound):
+            message = f"there is no page at {request.path}"
+        return render_error(e.code or 500, message, e)
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception):
+        log.exception("unexpected error on %s", request.path)
+        return render_error(500, "something went wrong on our side; please try again", None)

@@ -1,0 +1,259 @@
+"""The OpenAPI 3 description of /api/: what each endpoint takes and the JSON it returns."""
+
+from __future__ import annotations
+
+from crkb import __version__
+
+_S = {"type": "string"}
+_NS = {"type": ["string", "null"]}
+_B = {"type": "boolean"}
+_I = {"type": "integer"}
+_COUNTS = {"type": "object", "additionalProperties": _I}
+
+
+def _obj(props: dict, required: list[str] | None = None, extra: bool = True) -> dict:
+    out: dict = {
+        "type": "object",
+        "properties": props,
+        "required": list(props) if required is None else required,
+    }
+    if not extra:
+        out["additionalProperties"] = False
+    return out
+
+
+def _arr(items: dict) -> dict:
+    return {"type": "array", "items": items}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+SCHEMAS: dict[str, dict] = {
+    "Error": _obj({"error": _S}),
+    "Version": _obj(
+        {
+            "id": _S,
+            "aliases": _arr(_S),
+            "langs": _arr(_S),
+            "title": _S,
+            "sources": _arr(_S),
+            "counts": {
+                "type": "object",
+                "additionalProperties": {"type": "object", "additionalProperties": _I},
+            },
+            "flags": {"type": "object"},
+        }
+    ),
+    "Versions": _obj({"versions": _arr(_ref("Version"))}),
+    "Child": _obj({"number": _S, "kind": _S, "title": _NS, "text": _S, "examples": _arr(_S)}),
+    "Rule": _obj(
+        {
+            "version": _S,
+            "lang": _S,
+            "number": _S,
+            "kind": {"type": "string", "enum": ["chapter", "section", "rule", "subrule"]},
+            "title": _NS,
+            "text": _S,
+            "examples": _arr(_S),
+            "parent": _NS,
+            "children": _arr(_ref("Child")),
+            "references": _arr(
+                _obj({"to": _S, "raw": _S, "title": _NS, "dangling": _B, "stale": _B})
+            ),
+            "cited_by": _arr(_S),
+        }
+    ),
+    "RuleBoth": {
+        "type": "object",
+        "properties": {"en": _ref("Rule"), "zh": _ref("Rule")},
+        "minProperties": 1,
+        "additionalProperties": False,
+    },
+    "Hit": _obj(
+        {
+            "number": _S,
+            "version": _S,
+            "lang": _S,
+            "title": _NS,
+            "text": _S,
+            "highlight": _S,
+            "score": {"type": "number"},
+        }
+    ),
+    "Search": _obj(
+        {
+            "query": _S,
+            "lang": _S,
+            "version": _NS,
+            "total": _I,
+            "hits": _arr(_ref("Hit")),
+            "did_you_mean": _NS,
+        },
+        required=["query", "lang", "version", "total", "hits"],
+    ),
+    "Change": _obj(
+        {
+            "kind": {
+                "type": "string",
+                "enum": ["added", "removed", "changed", "moved", "moved_changed"],
+            },
+            "old_number": _NS,
+            "new_number": _NS,
+            "old_text": _NS,
+            "new_text": _NS,
+        }
+    ),
+    "Diff": _obj(
+        {"from": _S, "to": _S, "lang": _S, "summary": _COUNTS, "changes": _arr(_ref("Change"))}
+    ),
+    "History": _obj(
+        {
+            "number": _S,
+            "version": _S,
+            "lang": _S,
+            "history": _arr(_obj({"version": _S, "number": _S, "text": _S})),
+        }
+    ),
+    "Finding": _obj(
+        {"rule": _S, "kind": _S, "detail": _S, "en": _S, "zh": _S, "id": _S, "status": _S}
+    ),
+    "Translation": _obj(
+        {"version": _S, "total": _I, "counts": _COUNTS, "findings": _arr(_ref("Finding"))}
+    ),
+    "Identified": _obj(
+        {"lang": _NS, "versions": _arr(_S), "rules_matched": _I, "changed_since": _arr({})},
+        required=["versions"],
+    ),
+}
+
+
+def _param(
+    name: str,
+    where: str = "query",
+    required: bool = False,
+    schema: dict | None = None,
+    description: str = "",
+) -> dict:
+    return {
+        "name": name,
+        "in": where,
+        "required": required or where == "path",
+        "schema": schema or _S,
+        "description": description,
+    }
+
+
+def _ok(schema: str, description: str, errors: tuple[int, ...] = (400, 404)) -> dict:
+    out = {
+        "200": {
+            "description": description,
+            "content": {"application/json": {"schema": _ref(schema)}},
+        }
+    }
+    for code in errors:
+        out[str(code)] = {
+            "description": {
+                400: "bad parameter",
+                404: "unknown rule or version",
+                503: "no build or index",
+            }[code],
+            "content": {"application/json": {"schema": _ref("Error")}},
+        }
+    return out
+
+
+VERSION = _param("version", description="version id, alias or latest (default latest)")
+NUMBER = _param("number", "path", description="rule number, e.g. 702.2, 901.3a, 9")
+
+
+def document() -> dict:
+    """The OpenAPI 3.1 document served at /api/openapi.json."""
+    langs = {"type": "string", "enum": ["en", "zh", "both"]}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "crkb",
+            "version": __version__,
+            "description": "Magic: The Gathering Comprehensive Rules, English and 简体中文.",
+        },
+        "paths": {
+            "/api/versions": {
+                "get": {
+                    "summary": "every release",
+                    "responses": _ok("Versions", "the releases", ()),
+                }
+            },
+            "/api/rules/{number}": {
+                "get": {
+                    "summary": "one rule with children, examples and references",
+                    "parameters": [NUMBER, VERSION, _param("lang", schema=langs)],
+                    "responses": {
+                        **_ok("Rule", "the rule"),
+                        "200": {
+                            "description": "the rule (both languages: {en, zh})",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"oneOf": [_ref("Rule"), _ref("RuleBoth")]}
+                                }
+                            },
+                        },
+                    },
+                }
+            },
+            "/api/rules/{number}/history": {
+                "get": {
+                    "summary": "the rule through every release, following renumbering",
+                    "parameters": [NUMBER, VERSION],
+                    "responses": _ok("History", "the history"),
+                }
+            },
+            "/api/search": {
+                "get": {
+                    "summary": "ranked hits",
+                    "parameters": [
+                        _param(
+                            "q",
+                            required=True,
+                            schema={"type": "string", "minLength": 1, "maxLength": 200},
+                        ),
+                        _param("lang", schema={"type": "string", "enum": ["auto", "en", "zh"]}),
+                        VERSION,
+                        _param("limit", schema={"type": "integer", "minimum": 1, "maximum": 100}),
+                    ],
+                    "responses": _ok("Search", "the hits", (400, 404, 503)),
+                }
+            },
+            "/api/diff": {
+                "get": {
+                    "summary": "changes between two releases",
+                    "parameters": [_param("from", required=True), _param("to", required=True)],
+                    "responses": _ok("Diff", "the changes"),
+                }
+            },
+            "/api/translation": {
+                "get": {
+                    "summary": "translation consistency findings of a bilingual release",
+                    "parameters": [VERSION, _param("kind")],
+                    "responses": _ok("Translation", "the open findings"),
+                }
+            },
+            "/api/identify": {
+                "post": {
+                    "summary": "which release(s) a copied rules text comes from",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": _obj({"text": {"type": "string", "minLength": 1}})
+                            },
+                            "text/plain": {"schema": {"type": "string", "minLength": 1}},
+                        },
+                    },
+                    "responses": _ok("Identified", "the best-fitting releases", (400,)),
+                }
+            },
+        },
+        "components": {"schemas": SCHEMAS},
+    }

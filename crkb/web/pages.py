@@ -1,0 +1,341 @@
+"""The HTML pages: home, rule pages, glossary, keywords, search, diff, history, translation."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from crkb.errors import BadInput, NotFound
+from crkb.numbers import normalise
+from crkb.web import data
+from crkb.web.render import anchor, highlight, linked
+from crkb.web.serving import lang_choice, served
+
+bp = Blueprint("pages", __name__)
+
+_VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._-]{0,31}$")
+
+
+def missing_rule(number: str, version: str | None, message: str) -> NotFound:
+    e = NotFound(message)
+    e.number, e.version = number, version  # type: ignore[attr-defined]
+    return e
+
+
+def resolve(store, name: str | None) -> str:
+    """A version id from a URL or form value; path tricks are unknown versions."""
+    if name not in (None, "", "latest") and not _VERSION.match(name or ""):
+        raise NotFound(f"unknown version {name[:40]!r}; the home page lists every release")
+    return store.resolve_version(name)
+
+
+def _langs() -> list[str]:
+    choice = lang_choice()
+    return ["en", "zh"] if choice == "both" else [choice]
+
+
+def _common(store, version: str) -> dict:
+    ids = store.version_ids()
+    return {
+        "version": version,
+        "latest": ids[-1],
+        "versions": list(reversed(ids)),
+        "zh_versions": set(store.version_ids("zh")),
+        "choice": lang_choice(),
+        "lang_names": data.LANG_NAMES,
+    }
+
+
+def rule_url(number: str, version: str | None) -> str:
+    if version is None:
+        return url_for("pages.rule", number=number)
+    return url_for("pages.versioned_rule", version=version, number=number)
+
+
+def _terms(store, version: str, lang: str):
+    return served().memoised(("terms", version, lang), lambda: data.terms_for(store, version, lang))
+
+
+@bp.get("/")
+@bp.get("/v/<version>/")
+def home(version: str | None = None):
+    _bid, store = served().current()
+    vid = resolve(store, version)
+    langs = _langs()
+    cols = []
+    for lang in langs:
+        v = data.version_for(store, vid, lang)
+        if v:
+            cols.append((lang, v, data.chapters(store, v, lang), data.sections(store, v, lang)))
+    infos = {v.id: v for v in store.versions()} if request.path == "/" or version else {}
+    return render_template(
+        "index.html", cols=cols, infos=infos, pinned=version is not None, **_common(store, vid)
+    )
+
+
+@bp.get("/rules/<number>")
+def rule(number: str):
+    asked = request.args.get("version")
+    if asked:
+        _bid, store = served().current()
+        vid = resolve(store, asked)
+        target = data.rule_number(number)
+        query = {"lang": request.args["lang"]} if request.args.get("lang") else {}
+        if vid == store.version_ids()[-1]:
+            return redirect(url_for("pages.rule", number=target, **query))
+        return redirect(url_for("pages.versioned_rule", version=vid, number=target, **query))
+    return _rule_page(number, None)
+
+
+@bp.get("/v/<version>/rules/<number>")
+def versioned_rule(version: str, number: str):
+    return _rule_page(number, version)
+
+
+def _rule_page(raw: str, version: str | None):
+    _bid, store = served().current()
+    number = data.rule_number(raw)
+    if number != raw:
+        return redirect(rule_url(number, version), code=301)
+    vid = resolve(store, version)
+    link_version = None if version is None else vid
+    cols, missing = [], []
+    for lang in _langs():
+        v = data.version_for(store, vid, lang)
+        col = data.column(store, v, lang, number, _terms(store, v, lang)) if v else None
+        if col is None:
+            missing.append((lang, v))
+        else:
+            cols.append(col)
+    if not cols:
+        others = [lang for lang in data.LANGS if lang not in _langs()]
+        for lang in others:  # the rule may exist only in the language not chosen
+            v = data.version_for(store, vid, lang)
+            if v and store.rule(v, lang, number):
+                cols.append(data.column(store, v, lang, number, _terms(store, v, lang)))
+                missing = []
+        if not cols:
+            raise missing_rule(number, vid, f"rule {number} is not in the rules of {vid}")
+    main = cols[0]
+    crumbs = data.breadcrumb(store, main.version, main.lang, number)
+
+    def render(col, para, seen):
+        glossary_url = url_for("pages.glossary", version=col.version)
+        return linked(
+            para.text,
+            para.links,
+            lambda t: rule_url(t, link_version),
+            col.hover,
+            col.terms,
+            glossary_url,
+            seen,
+        )
+
+    return render_template(
+        "rule.html",
+        number=number,
+        cols=cols,
+        missing=missing,
+        crumbs=crumbs,
+        render=render,
+        rule_url=lambda n: rule_url(n, link_version),
+        glossary_anchor=anchor,
+        pinned=version is not None,
+        **_common(store, vid),
+    )
+
+
+@bp.get("/glossary")
+def glossary():
+    from pypinyin import lazy_pinyin
+
+    _bid, store = served().current()
+    vid = resolve(store, request.args.get("version"))
+    link_version = None if vid == store.version_ids()[-1] else vid
+    lists = []
+    for lang in data.LANGS:
+        v = data.version_for(store, vid, lang)
+        if not v:
+            continue
+        entries = data.glossary(store, v, lang)
+        links = data.glossary_links(store, v, lang)
+        hover: dict[str, str] = {}  # the glossary quotes its targets' titles already
+        if lang == "zh":
+            keyed = [("".join(lazy_pinyin(t)).lower(), t, x) for t, x in entries]
+            keyed.sort()
+            groups: dict[str, list] = {}
+            for key, term, text in keyed:
+                groups.setdefault(key[:1].upper() if key[:1].isalpha() else "#", []).append(
+                    (term, text, " ".join(lazy_pinyin(term)))
+                )
+        else:
+            groups = {}
+            for term, text in sorted(entries, key=lambda e: e[0].lower()):
+                first = term[:1].upper()
+                groups.setdefault(first if first.isalpha() else "#", []).append((term, text, ""))
+        lists.append((lang, v, groups, links, hover))
+
+    def render(text, ls, hover):
+        return linked(text, ls, lambda t: rule_url(t, link_version), hover)
+
+    return render_template(
+        "glossary.html",
+        lists=lists,
+        render=render,
+        anchor=anchor,
+        rule_url=lambda n: rule_url(n, link_version),
+        **_common(store, vid),
+    )
+
+
+@bp.get("/keywords")
+def keywords():
+    _bid, store = served().current()
+    vid = resolve(store, request.args.get("version"))
+    link_version = None if vid == store.version_ids()[-1] else vid
+    groups = []
+    for section in ("701", "702"):
+        rows: dict[str, dict] = {}
+        titles = {}
+        for lang in data.LANGS:
+            v = data.version_for(store, vid, lang)
+            if not v:
+                continue
+            sec = store.rule(v, lang, section)
+            titles[lang] = sec.title if sec else section
+            for p in data.keyword_rules(store, v, lang, section):
+                rows.setdefault(p.number, {})[lang] = p.title or p.text
+        groups.append((section, titles, rows))
+    return render_template(
+        "keywords.html",
+        groups=groups,
+        rule_url=lambda n: rule_url(n, link_version),
+        **_common(store, vid),
+    )
+
+
+def _searcher():
+    from crkb.search.engine import Searcher
+
+    return served().memoised(("searcher",), lambda: Searcher(served().index_dir()))
+
+
+def search_args() -> tuple[str, str, str | None, int]:
+    """(q, lang, version, limit) from the query string; BadInput when malformed."""
+    q = request.args.get("q", "")
+    lang = request.args.get("lang") or "auto"
+    if lang not in ("auto", "en", "zh", "both"):
+        raise BadInput(f"lang must be en, zh or auto, not {lang[:20]!r}")
+    if lang == "both":
+        lang = "auto"
+    version = request.args.get("version") or None
+    raw_limit = request.args.get("limit", "10")
+    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
+        raise BadInput(f"limit must be a whole number from 1 to 100, not {raw_limit[:20]!r}")
+    if len(q) > 200:
+        raise BadInput("the query is too long (at most 200 characters)")
+    return q, lang, version, int(raw_limit)
+
+
+@bp.get("/search")
+def search():
+    _bid, store = served().current()
+    q, lang, version, limit = search_args()
+    if version is not None:
+        version = resolve(store, version)
+    number = normalise(q) if q.strip() else None
+    at = version or store.version_ids()[-1]
+    if number is not None and any(
+        v and store.rule(v, lg, number)
+        for lg in data.LANGS
+        for v in [data.version_for(store, at, lg)]
+    ):
+        if version and version != store.version_ids()[-1]:
+            return redirect(url_for("pages.versioned_rule", version=version, number=number))
+        return redirect(url_for("pages.rule", number=number))
+    result = _searcher().search(q, lang=lang, version=version, limit=max(limit, 20)) if q else None
+    return render_template(
+        "search.html",
+        q=q,
+        slang=lang,
+        result=result,
+        highlight=highlight,
+        svers=version,
+        **_common(store, version or store.version_ids()[-1]),
+    )
+
+
+@bp.get("/rules/<number>/history")
+def history(number: str):
+    from crkb.web import derived
+
+    _bid, store = served().current()
+    n = data.rule_number(number)
+    version = request.args.get("version")
+    vid = resolve(store, version)
+    result = derived.history(store, n, vid)
+    return render_template("history.html", number=n, result=result, **_common(store, vid))
+
+
+@bp.get("/diff/<old>/<new>")
+def diff(old: str, new: str):
+    from crkb.web import derived
+
+    _bid, store = served().current()
+    a, b = resolve(store, old), resolve(store, new)
+    kind = request.args.get("kind")
+    if kind and kind not in derived.KINDS:
+        abort(400, f"kind must be one of {', '.join(derived.KINDS)}")
+    result = derived.diff(store, a, b)
+    changes = [c for c in result["changes"] if not kind or c["kind"] == kind]
+    return render_template(
+        "diff.html",
+        a=result["from"],
+        b=result["to"],
+        changes=changes,
+        total=len(result["changes"]),
+        summary=result["summary"],
+        kind=kind,
+        **_common(store, b),
+    )
+
+
+@bp.get("/translation/<version>")
+def translation(version: str):
+    from crkb.web import derived
+
+    _bid, store = served().current()
+    vid = resolve(store, version)
+    kind = request.args.get("kind") or None
+    result = derived.translation(store, vid, kind)
+    return render_template(
+        "translation.html",
+        result=result,
+        findings=result["findings"],
+        kinds=result["counts"],
+        kind=kind,
+        mark=highlight,
+        **_common(store, vid),
+    )
+
+
+@bp.app_context_processor
+def _helpers() -> dict:
+    from urllib.parse import urlencode
+
+    def lang_url(choice: str) -> str:
+        args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+        return request.path + "?" + urlencode([*args, ("lang", choice)])
+
+    return {"lang_url": lang_url}
+
+
+@bp.get("/v/")
+def home_pick():
+    """The home page's version selector (a GET form) lands here."""
+    _bid, store = served().current()
+    vid = resolve(store, request.args.get("version"))
+    if vid == store.version_ids()[-1]:
+        return redirect(url_for("pages.home"))
+    return redirect(url_for("pages.home", version=vid))

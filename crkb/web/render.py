@@ -1,0 +1,172 @@
+"""Rule text to safe HTML: cross-references and glossary terms become links, the rest is escaped."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+_OBSOLETE = re.compile(r"\(obsolete\)|（已废止）|（已废除）|（过时）", re.I)
+_QUALIFIER = re.compile(r"\s*[(（][^)）]*[)）]\s*$")
+MIN_TERM = {"en": 4, "zh": 2}
+
+
+@dataclass(slots=True)
+class Link:
+    """One reference in a text: the words that named it and the rules it points to."""
+
+    raw: str
+    targets: list[str]
+    dangling: bool = False
+
+
+@dataclass(slots=True)
+class Terms:
+    """A compiled glossary matcher for one version and language."""
+
+    pattern: re.Pattern[str] | None
+    anchors: dict[str, str]  # matched form (lower-cased) → glossary anchor
+    hovers: dict[str, str]  # anchor → definition (shortened)
+
+
+def anchor(term: str) -> str:
+    """The id of a glossary entry on the glossary page."""
+    return "g-" + re.sub(r"\s+", "-", term.strip().lower())
+
+
+def shorten(text: str, limit: int = 220) -> str:
+    """One line of at most `limit` characters, for hover titles."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
+    """A longest-first matcher over the glossary's current (not obsolete) terms."""
+    anchors: dict[str, str] = {}
+    hovers: dict[str, str] = {}
+    for term, text in entries:
+        if _OBSOLETE.search(term):
+            continue
+        target = anchor(term)
+        hovers[target] = shorten(text, 140)
+        for form in _QUALIFIER.sub("", term).split(", " if lang == "en" else "，"):
+            form = form.strip()
+            if len(form) >= MIN_TERM.get(lang, 2):
+                anchors.setdefault(form.lower(), target)
+    if not anchors:
+        return Terms(None, {}, {})
+    alts = "|".join(re.escape(f) for f in sorted(anchors, key=len, reverse=True))
+    if lang == "en":
+        pattern = re.compile(rf"(?<![\w-])({alts})(?:s|es)?(?![\w-])", re.I)
+    else:
+        pattern = re.compile(f"({alts})")
+    return Terms(pattern, anchors, hovers)
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """True when text[start:end] is a whole number, not part of a longer one."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before.isdigit() or before == "." or before.isalpha() and before.isascii():
+        return False
+    if after.isdigit() or (after.isascii() and after.isalpha()):
+        return False
+    return not (after == "." and end + 1 < len(text) and text[end + 1].isdigit())
+
+
+def _spans(text: str, links: Iterable[Link]) -> list[tuple[int, int, Link]]:
+    """Non-overlapping positions of every reference's words, longest first, in text order."""
+    found: list[tuple[int, int, Link]] = []
+    taken: list[tuple[int, int]] = []
+    for link in sorted(links, key=lambda x: len(x.raw), reverse=True):
+        if not link.raw:
+            continue
+        pos = text.find(link.raw)
+        while pos >= 0:
+            end = pos + len(link.raw)
+            if _bounded(text, pos, end) and all(end <= a or pos >= b for a, b in taken):
+                found.append((pos, end, link))
+                taken.append((pos, end))
+            pos = text.find(link.raw, end)
+    return sorted(found, key=lambda s: s[0])
+
+
+def _ref_html(raw: str, link: Link, rule_url: Callable[[str], str], hover: dict[str, str]) -> str:
+    if link.dangling or not link.targets:
+        target = link.targets[0] if link.targets else raw
+        return (
+            f'<span class="dangling" title="{escape(f"rule {target} is not in this release")}">'
+            f"{escape(raw)}</span>"
+        )
+    parts: list[tuple[str, str]] = []
+    first, last = link.targets[0], link.targets[-1]
+    if len(link.targets) > 1 and raw.startswith(first) and len(raw) > len(first):
+        parts = [(raw[: len(first)], first), (raw[len(first) :], last)]
+    else:
+        parts = [(raw, first)]
+    return "".join(
+        f'<a class="ref" href="{escape(rule_url(t))}" title="{escape(hover.get(t, t))}">'
+        f"{escape(words)}</a>"
+        for words, t in parts
+    )
+
+
+def _terms_html(text: str, terms: Terms | None, seen: set[str], glossary_url: str) -> str:
+    if terms is None or terms.pattern is None:
+        return str(escape(text))
+    out: list[str] = []
+    last = 0
+    for m in terms.pattern.finditer(text):
+        target = terms.anchors.get(m.group(1).lower())
+        if target is None or target in seen:
+            continue
+        seen.add(target)
+        out.append(str(escape(text[last : m.start()])))
+        out.append(
+            f'<a class="term" href="{escape(glossary_url)}#{escape(target)}"'
+            f' title="{escape(terms.hovers.get(target, ""))}">{escape(m.group(0))}</a>'
+        )
+        last = m.end()
+    out.append(str(escape(text[last:])))
+    return "".join(out)
+
+
+def linked(
+    text: str,
+    links: Iterable[Link],
+    rule_url: Callable[[str], str],
+    hover: dict[str, str],
+    terms: Terms | None = None,
+    glossary_url: str = "/glossary",
+    seen: set[str] | None = None,
+) -> Markup:
+    """`text` escaped, with each reference linked (hover: the target's text) and the first use
+    of each glossary term linked to its entry. `seen`: terms already linked in this rule."""
+    seen = set() if seen is None else seen
+    out: list[str] = []
+    last = 0
+    for start, end, link in _spans(text, links):
+        out.append(_terms_html(text[last:start], terms, seen, glossary_url))
+        out.append(_ref_html(text[start:end], link, rule_url, hover))
+        last = end
+    out.append(_terms_html(text[last:], terms, seen, glossary_url))
+    return Markup("".join(out))
+
+
+def highlight(engine_html: str) -> Markup:
+    """A search highlight (escaped text with <mark> around matches) made safe again: every piece is
+    unescaped and re-escaped, so only the <mark> tags survive whatever the engine produced."""
+    pieces = re.split(r"(</?mark>)", engine_html)
+    out = []
+    for piece in pieces:
+        if piece in ("<mark>", "</mark>"):
+            out.append(piece)
+        else:
+            out.append(str(escape(html.unescape(piece))))
+    balanced = "".join(out)
+    if balanced.count("<mark>") != balanced.count("</mark>"):
+        balanced = balanced.replace("<mark>", "").replace("</mark>", "")
+    return Markup(balanced)

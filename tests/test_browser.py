@@ -1,0 +1,144 @@
+"""Browser flows on Debian's Chromium: search, links both ways, language, version, phone width."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.archive, pytest.mark.browser]
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path("/tmp/crkb-shots")
+PAGES = [
+    "/",
+    "/rules/702.2",
+    "/v/2024-04-12/rules/702.2",
+    "/rules/601.2",
+    "/glossary",
+    "/keywords",
+    "/search?q=trample",
+    "/rules/999.9",
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(archive_build: Path):
+    from werkzeug.serving import make_server
+
+    from crkb.web import create_app
+
+    server = make_server("127.0.0.1", 0, create_app({"DATA": str(archive_build)}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (make browser-deps)")
+    SHOTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def test_search_from_home_page_to_the_rule(page, base_url):
+    page.goto(base_url + "/")
+    page.fill("form.bigfind input[name=q]", "deathtouch")
+    page.press("form.bigfind input[name=q]", "Enter")
+    page.wait_for_url("**/search?q=deathtouch*")
+    assert page.locator(".hit").count() > 0
+    page.screenshot(path=str(SHOTS / "search.png"))
+    page.click(".hit a.num[href='/rules/702.2']")
+    page.wait_for_url("**/rules/702.2")
+    assert "Deathtouch" in page.inner_text("h1")
+
+
+def test_follow_a_cross_reference_and_a_cited_by_link(page, base_url):
+    page.goto(base_url + "/rules/702.2?lang=en")
+    ref = page.locator("article.col a.ref[href='/rules/704']").first
+    assert ref.get_attribute("title").startswith("704")
+    ref.click()
+    page.wait_for_url("**/rules/704")
+    assert page.inner_text("h1").startswith("704")
+    cited = page.locator(".citedby a[href^='/rules/']").first
+    target = cited.get_attribute("href")
+    cited.click()
+    page.wait_for_url("**" + target)
+    assert page.inner_text("h1").startswith(target.rsplit("/", 1)[1])
+    # and back: the page we came from cites 704
+    assert page.locator("article.col a.ref[href='/rules/704']").count() > 0
+
+
+def test_switch_language_and_it_is_remembered(page, base_url):
+    page.goto(base_url + "/rules/702.2")
+    assert page.locator("article.col").count() == 2
+    page.screenshot(path=str(SHOTS / "side-by-side.png"), full_page=False)
+    page.click(".langs a:has-text('中文')")
+    page.wait_for_url("**lang=zh")
+    assert page.locator("article.col").count() == 1
+    assert "死触" in page.inner_text("article.col")
+    page.goto(base_url + "/rules/702.3")
+    assert page.locator("article.col[lang=zh-Hans]").count() == 1
+    assert page.locator("article.col[lang=en]").count() == 0
+    page.click(".langs a:has-text('Both')")
+    assert page.locator("article.col").count() == 2
+
+
+def test_switch_version_shows_banner(page, base_url):
+    page.goto(base_url + "/rules/702.2")
+    page.select_option(".tools form.vsel select", "2024-04-12")
+    page.click(".tools form.vsel button")
+    page.wait_for_url("**/v/2024-04-12/rules/702.2")
+    assert "2024-04-12" in page.inner_text(".banner")
+    page.click(".banner a")
+    page.wait_for_url("**/rules/702.2")
+    assert page.locator(".banner").count() == 0
+
+
+def test_phone_width_has_no_horizontal_scrolling(browser, base_url):
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for path in PAGES:
+            pg.goto(base_url + path)
+            wide = pg.evaluate("document.scrollingElement.scrollWidth")
+            inner = pg.evaluate("window.innerWidth")
+            assert wide <= inner, f"{path}: {wide} > {inner}"
+        pg.goto(base_url + "/rules/702.2?lang=both")
+        pg.screenshot(path=str(SHOTS / "phone-rule.png"))
+        pg.goto(base_url + "/")
+        pg.screenshot(path=str(SHOTS / "phone-home.png"))
+    finally:
+        context.close()
+    assert errors == []

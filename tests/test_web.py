@@ -1,0 +1,426 @@
+"""The web service over the full archive build: what a reader sees on pages and in the JSON API."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from crkb.store.db import DB_NAME, Store
+from crkb.store.location import current_build
+from crkb.web import create_app
+
+pytestmark = pytest.mark.archive
+
+
+@pytest.fixture(scope="module")
+def app(archive_build: Path):
+    return create_app({"DATA": str(archive_build), "TESTING": True})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def store(archive_build: Path) -> Store:
+    return Store(current_build(archive_build) / DB_NAME)
+
+
+def soup(resp) -> BeautifulSoup:
+    return BeautifulSoup(resp.get_data(as_text=True), "html.parser")
+
+
+def column(page: BeautifulSoup, lang: str):
+    return page.select_one(f"article.col[lang={lang}]")
+
+
+# rule pages ---------------------------------------------------------------------------------------
+def test_rule_page_shows_rule_children_and_their_exact_text(client, store):
+    latest = store.version_ids()[-1]
+    r = client.get("/rules/702.2?lang=en")
+    assert r.status_code == 200
+    page = soup(r)
+    assert "702.2" in page.h1.text and "Deathtouch" in page.h1.text
+    en = column(page, "en")
+    for child in store.children(latest, "en", "702.2"):
+        shown = en.find(id=f"en-{child.number}")
+        assert shown is not None, child.number
+        text = shown.select_one("p.text").get_text()
+        assert text == f"{child.number} {child.text}"  # links change nothing in the words
+
+
+def test_cross_references_link_with_target_text_on_hover(client, store):
+    latest = store.version_ids()[-1]
+    page = soup(client.get("/rules/702.2?lang=en"))
+    links = {a["href"]: a for a in column(page, "en").select("a.ref")}
+    assert "/rules/704" in links  # 702.2b: "See rule 704."
+    assert links["/rules/704"]["title"].startswith("704 " + store.rule(latest, "en", "704").title)
+    # a range ("510.1c–d") links both ends
+    assert "/rules/510.1c" in links and "/rules/510.1d" in links
+
+
+def test_cited_by_lists_incoming_references_as_links(client, store):
+    latest = store.version_ids()[-1]
+    page = soup(client.get("/rules/702.2?lang=en"))
+    cited = column(page, "en").select(".citedby a")
+    sources = {r.source for r in store.references_to(latest, "en", "702.2")}
+    rule_sources = {s for s in sources if not s.startswith("glossary:")}
+    hrefs = {a["href"] for a in cited}
+    assert rule_sources and {f"/rules/{s}" for s in rule_sources} <= hrefs
+    assert any("#g-deathtouch" in h for h in hrefs)  # the glossary entry cites it too
+
+
+def test_glossary_terms_link_to_entries_that_exist(client):
+    page = soup(client.get("/rules/702.2?lang=en"))
+    terms = column(page, "en").select("a.term")
+    assert terms
+    href = next(a["href"] for a in terms if a.text.lower() == "deathtouch")
+    path, _, frag = href.partition("#")
+    glossary = soup(client.get(path))
+    assert glossary.find(id=frag) is not None
+    assert glossary.find(id=frag).get_text().startswith("Deathtouch")
+
+
+def test_both_languages_side_by_side_and_the_choice_is_remembered(client):
+    both = soup(client.get("/rules/702.2?lang=both"))
+    assert column(both, "en") is not None and column(both, "zh-Hans") is not None
+    assert "死触" in column(both, "zh-Hans").get_text()
+    r = client.get("/rules/702.2?lang=zh")
+    assert "crkb_lang=zh" in r.headers.get("Set-Cookie", "")
+    page = soup(client.get("/rules/702.2"))  # the cookie now chooses
+    assert column(page, "en") is None and column(page, "zh-Hans") is not None
+    page = soup(client.get("/rules/702.2?lang=en"))
+    assert column(page, "zh-Hans") is None
+
+
+def test_latest_chinese_column_says_which_translation_it_is(client, store):
+    zh_latest = store.version_ids("zh")[-1]
+    page = soup(client.get("/rules/702.2?lang=both"))
+    zh = column(page, "zh-Hans")
+    assert zh_latest in zh.select_one(".colhead").text
+
+
+def test_old_version_has_banner_and_version_links(client, store):
+    latest = store.version_ids()[-1]
+    r = client.get("/v/2024-04-12/rules/702.2?lang=both")
+    assert r.status_code == 200
+    page = soup(r)
+    banner = page.select_one(".banner")
+    assert banner is not None and "2024-04-12" in banner.text and latest in banner.text
+    assert banner.a["href"] == "/rules/702.2"
+    en_refs = [a["href"] for a in column(page, "en").select("a.ref")]
+    assert en_refs and all(h.startswith("/v/2024-04-12/rules/") for h in en_refs)
+    zh_text = column(page, "zh-Hans").get_text()
+    assert store.rule("2024-04-12", "zh", "702.2b").text in zh_text
+    # the latest page has no banner
+    assert soup(client.get("/rules/702.2")).select_one(".banner") is None
+
+
+def test_alias_and_latest_name_the_same_release(client):
+    a = soup(client.get("/v/2024-04-10/rules/702.2?lang=en"))
+    b = soup(client.get("/v/2024-04-12/rules/702.2?lang=en"))
+    assert column(a, "en").get_text() == column(b, "en").get_text()
+    assert client.get("/v/latest/rules/702.2").status_code == 200
+
+
+def test_version_selector_redirects_to_permalinks(client, store):
+    r = client.get("/rules/702.2?version=2024-04-10")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/v/2024-04-12/rules/702.2")
+    r = client.get(f"/rules/702.2?version={store.version_ids()[-1]}")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/rules/702.2")
+    page = soup(client.get("/rules/702.2"))
+    assert page.select_one("form.vsel select[name=version]") is not None
+    assert page.select_one("a.permalink")["href"].startswith("/v/")
+
+
+def test_breadcrumb_and_section_contents(client, store):
+    page = soup(client.get("/rules/702.2b?lang=en"))
+    crumbs = [a["href"] for a in page.select(".crumbs a")]
+    assert crumbs == ["/", "/rules/7", "/rules/702", "/rules/702.2"]
+    chapter = soup(client.get("/rules/7?lang=en"))
+    latest = store.version_ids()[-1]
+    sections = [r.number for r in store.children(latest, "en", "7")]
+    hrefs = [a["href"] for a in column(chapter, "en").select(".contents a")]
+    assert hrefs == [f"/rules/{n}" for n in sections]
+
+
+def test_number_forms_redirect_to_the_canonical_page(client):
+    r = client.get("/rules/702.2B.")
+    assert r.status_code in (301, 308) and r.headers["Location"].endswith("/rules/702.2b")
+
+
+# errors -------------------------------------------------------------------------------------------
+def test_unknown_rule_is_a_helpful_404(client):
+    r = client.get("/rules/702.999")
+    assert r.status_code == 404
+    page = soup(r)
+    near = [a["href"] for a in page.select(".near a")]
+    assert near and all(h.startswith("/rules/702.") for h in near)
+    assert page.find("a", href=re.compile(r"^/search\?q="))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v/1999-13-45/rules/100.1",
+        "/v/..%2F..%2Fetc/rules/1",
+        "/rules/..%2F..%2Fetc%2Fpasswd",
+        "/rules/%00",
+        "/v/%3Cscript%3E/rules/1",
+        "/nowhere",
+    ],
+)
+def test_unknown_versions_and_path_tricks_are_404_pages(client, path):
+    r = client.get(path)
+    assert r.status_code == 404
+    assert "<script" not in r.get_data(as_text=True)
+
+
+def test_api_errors_are_json(client):
+    r = client.get("/api/rules/702.999")
+    assert r.status_code == 404 and "702.999" in r.get_json()["error"]
+    r = client.get("/api/rules/1?version=1900-01-01")
+    assert r.status_code == 404 and "error" in r.get_json()
+    for bad in (
+        "/api/search?q=x&limit=0",
+        "/api/search?q=x&limit=abc",
+        "/api/search?q=x&lang=fr",
+        "/api/search",
+        "/api/rules/1?lang=de",
+        "/api/diff?from=latest",
+    ):
+        r = client.get(bad)
+        assert r.status_code == 400, bad
+        assert set(r.get_json()) == {"error"}
+    assert client.get("/search?q=x&limit=abc").status_code == 400
+
+
+# home, glossary, keywords -------------------------------------------------------------------------
+def test_home_has_search_chapters_and_every_version(client, store):
+    page = soup(client.get("/?lang=en"))
+    assert page.select_one("form[role=search] input[name=q]") is not None
+    assert len(column_or_section(page).select(".contents > li")) == 9
+    listed = [a.text for a in page.select(".vlist li > a:first-child")]
+    assert listed == list(reversed(store.version_ids()))
+
+
+def column_or_section(page):
+    return page.select_one("section.col[lang=en]")
+
+
+def test_glossary_english_alphabetical_chinese_by_pinyin(client):
+    from pypinyin import lazy_pinyin
+
+    page = soup(client.get("/glossary"))
+    en = [dt.get_text() for dt in page.select("section.glossary[lang=en] dt")]
+    assert len(en) > 600 and en == sorted(en, key=str.lower)
+    zh = [dt.contents[0].strip() for dt in page.select("section.glossary[lang=zh-Hans] dt")]
+    keys = ["".join(lazy_pinyin(t)).lower() for t in zh]
+    assert len(zh) > 600 and keys == sorted(keys)
+    entry = page.find(id="g-deathtouch").find_next_sibling("dd")
+    assert entry.find("a", href="/rules/702.2")
+
+
+def test_keywords_index_in_both_languages(client):
+    page = soup(client.get("/keywords"))
+    row = page.find("a", href="/rules/702.2").find_parent("tr")
+    assert "Deathtouch" in row.get_text() and "死触" in row.get_text()
+    assert page.find("a", href="/rules/701.2")  # keyword actions too
+
+
+# search -------------------------------------------------------------------------------------------
+def test_search_page_hits_link_to_rules_and_number_jumps(client):
+    page = soup(client.get("/search?q=deathtouch&lang=en"))
+    hits = [a["href"] for a in page.select(".hit a.num")]
+    assert "/rules/702.2" in hits
+    assert page.select_one(".hit mark") is not None
+    r = client.get("/search?q=rule+702.2b")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/rules/702.2b")
+    zh = soup(client.get("/search?q=死触"))
+    assert any("702.2" in a["href"] for a in zh.select(".hit a.num"))
+
+
+def test_search_with_version_and_did_you_mean(client):
+    page = soup(client.get("/search?q=deathtouch&version=2010-07-16&lang=en"))
+    assert all("/v/2010-07-16/" in a["href"] for a in page.select(".hit a.num"))
+    dym = soup(client.get("/search?q=deathtuch&lang=en")).select_one(".dym a")
+    assert dym is not None and "deathtouch" in dym.text
+
+
+def test_search_query_is_escaped(client):
+    body = client.get("/search?q=%3Cscript%3Ealert(1)%3C/script%3E").get_data(as_text=True)
+    assert "<script>alert" not in body and "&lt;script&gt;" in body
+
+
+# JSON API -----------------------------------------------------------------------------------------
+def _inline(schema, components):
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            return _inline(components[schema["$ref"].rsplit("/", 1)[1]], components)
+        return {k: _inline(v, components) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_inline(v, components) for v in schema]
+    return schema
+
+
+def _valid(value, schema) -> bool:
+    """The part of JSON Schema the API document uses."""
+    if "oneOf" in schema:
+        return sum(_valid(value, s) for s in schema["oneOf"]) == 1
+    types = schema.get("type")
+    if types is not None:
+        names = types if isinstance(types, list) else [types]
+        py = {
+            "string": str,
+            "integer": int,
+            "number": (int, float),
+            "boolean": bool,
+            "array": list,
+            "object": dict,
+            "null": type(None),
+        }
+        if not any(
+            isinstance(value, py[n])
+            and not (n in ("integer", "number") and isinstance(value, bool))
+            for n in names
+        ):
+            return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if isinstance(value, dict):
+        if any(k not in value for k in schema.get("required", [])):
+            return False
+        if len(value) < schema.get("minProperties", 0):
+            return False
+        for k, v in value.items():
+            sub = schema.get("properties", {}).get(k)
+            extra = schema.get("additionalProperties", True)
+            if sub is None and extra is False:
+                return False
+            if sub is None and isinstance(extra, dict):
+                sub = extra
+            if sub is not None and not _valid(v, sub):
+                return False
+    if isinstance(value, list) and "items" in schema:
+        return all(_valid(v, schema["items"]) for v in value)
+    return True
+
+
+@pytest.mark.parametrize(
+    "url, path",
+    [
+        ("/api/versions", "/api/versions"),
+        ("/api/rules/702.2", "/api/rules/{number}"),
+        ("/api/rules/702.2?lang=both&version=2024-04-10", "/api/rules/{number}"),
+        ("/api/rules/9?lang=zh", "/api/rules/{number}"),
+        ("/api/search?q=trample&limit=5", "/api/search"),
+        ("/api/search?q=践踏&lang=zh", "/api/search"),
+        ("/api/diff?from=2024-04-12&to=latest", "/api/diff"),
+        ("/api/rules/702.2/history", "/api/rules/{number}/history"),
+        ("/api/translation?version=2024-04-12", "/api/translation"),
+    ],
+)
+def test_api_responses_match_the_openapi_document(client, url, path):
+    doc = client.get("/api/openapi.json").get_json()
+    assert doc["openapi"].startswith("3.")
+    r = client.get(url)
+    assert r.status_code == 200, r.get_data(as_text=True)[:200]
+    op = next(iter(doc["paths"][path].values()))
+    schema = op["responses"]["200"]["content"]["application/json"]["schema"]
+    assert _valid(r.get_json(), _inline(schema, doc["components"]["schemas"]))
+    err = _inline({"$ref": "#/components/schemas/Error"}, doc["components"]["schemas"])
+    assert not _valid({"nope": 1}, err)  # the validator can fail
+
+
+def test_api_rule_and_versions_agree_with_the_store(client, store):
+    versions = client.get("/api/versions").get_json()["versions"]
+    assert [v["id"] for v in versions] == store.version_ids()
+    both = client.get("/api/rules/702.2?lang=both").get_json()
+    assert both["zh"]["version"] == store.version_ids("zh")[-1]
+    assert both["en"]["version"] == store.version_ids("en")[-1]
+    assert both["en"]["text"] == store.rule(both["en"]["version"], "en", "702.2").text
+    hits = client.get("/api/search?q=deathtouch&lang=en&limit=3").get_json()
+    assert hits["hits"] and len(hits["hits"]) <= 3 and hits["hits"][0]["number"].startswith("702.2")
+
+
+def test_diff_history_and_translation_pages(client):
+    d = soup(client.get("/diff/2024-04-12/latest"))
+    assert d.select(".change") and d.find("a", href=re.compile(r"^/v/2024-04-12/rules/"))
+    h = soup(client.get("/rules/702.2/history"))
+    versions = [a.text for a in h.select(".history .meta a")]
+    assert any("502.63" in v for v in versions)  # deathtouch was 502.63 before the 2009 renumbering
+    t = client.get("/translation/2024-04-12")
+    assert t.status_code == 200 and soup(t).select(".finding")
+
+
+# serving ------------------------------------------------------------------------------------------
+def test_headers_no_scripts_no_external_resources(client):
+    for url in ("/", "/rules/702.2", "/glossary", "/search?q=trample"):
+        r = client.get(url)
+        assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        page = soup(r)
+        assert not page.find("script")
+        assert page.find("meta", attrs={"name": "viewport"})
+        for tag in page.find_all(["link", "img", "script"]):
+            ref = tag.get("href") or tag.get("src") or ""
+            assert not re.match(r"^(https?:)?//", ref), ref
+    css = client.get("/static/crkb.css")
+    assert css.status_code == 200 and "WenQuanYi Micro Hei" in css.get_data(as_text=True)
+
+
+def test_a_new_build_is_picked_up_without_restart(archive_build: Path, tmp_path: Path):
+    """Two build links over the same store: switching `current` reopens the store."""
+    real = current_build(archive_build)
+    (tmp_path / "builds").mkdir()
+    for name in ("a", "b"):
+        os.symlink(real, tmp_path / "builds" / name)
+    os.symlink("builds/a", tmp_path / "current")
+    app = create_app({"DATA": str(tmp_path)})
+    c = app.test_client()
+    assert c.get("/rules/702.2").status_code == 200
+    served = app.extensions["crkb"]
+    assert served.build_id == "builds/a" and len(served.pages) >= 1
+    os.symlink("builds/b", tmp_path / "next")
+    os.replace(tmp_path / "next", tmp_path / "current")
+    assert c.get("/rules/702.2").status_code == 200
+    assert served.build_id == "builds/b"
+    os.remove(tmp_path / "current")
+    os.symlink("builds/missing", tmp_path / "current")  # a broken switch keeps the old store
+    assert c.get("/rules/702.2").status_code == 200
+    assert served.build_id == "builds/b"
+
+
+def test_identify_a_pasted_text(client, archive):
+    doc = client.get("/api/openapi.json").get_json()
+    raw = (archive / "en" / "txt" / "2024-04-10.txt").read_bytes().decode("utf-8", "replace")
+    r = client.post("/api/identify", json={"text": raw[20000:40000]})
+    assert r.status_code == 200
+    body = r.get_json()
+    assert "2024-04-12" in body["versions"]
+    schema = doc["paths"]["/api/identify"]["post"]["responses"]["200"]["content"]
+    assert _valid(body, _inline(schema["application/json"]["schema"], doc["components"]["schemas"]))
+    r = client.post("/api/identify", data="", content_type="text/plain")
+    assert r.status_code == 400 and "error" in r.get_json()
+
+
+def test_page_cache_is_bounded_by_bytes():
+    from crkb.web.state import PageCache
+
+    cache = PageCache(size=100, max_bytes=8000)
+    for i in range(10):
+        cache.put(("k", i), (200, "text/html", b"x" * 900))
+    assert cache.bytes <= 8000 and len(cache) == 8
+    assert cache.get(("k", 0)) is None and cache.get(("k", 9)) is not None
+
+
+def test_no_build_is_a_clear_503(tmp_path: Path):
+    c = create_app({"DATA": str(tmp_path)}).test_client()
+    r = c.get("/rules/702.2")
+    assert r.status_code == 503 and "crkb build" in r.get_data(as_text=True)
+    r = c.get("/api/versions")
+    assert r.status_code == 503 and "crkb build" in r.get_json()["error"]
