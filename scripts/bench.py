@@ -120,10 +120,10 @@ def main() -> int:
         ("search", "bench_search.py"),
         ("diff", "bench_diff.py"),
         ("checks", "bench_checks.py"),
-        ("http", "bench_http.py"),
+        ("http", "bench_web.py"),
     ]:
         print(f"{name} …", flush=True)
-        res = extra(script, *(["--data", str(data)] if name == "http" else []))
+        res = extra(script, *([str(data)] if name == "http" else []))
         if res is not None:
             results[name] = res
             print(res)
