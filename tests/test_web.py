@@ -424,3 +424,12 @@ def test_no_build_is_a_clear_503(tmp_path: Path):
     assert r.status_code == 503 and "crkb build" in r.get_data(as_text=True)
     r = c.get("/api/versions")
     assert r.status_code == 503 and "crkb build" in r.get_json()["error"]
+
+
+def test_release_page_shows_what_changed_since_the_previous_release(client):
+    r = client.get("/releases/2024-02-06", follow_redirects=True)
+    assert r.status_code == 200
+    page = soup(r)
+    assert "2023-11-17" in page.h1.get_text() and "2024-02-02" in page.h1.get_text()
+    assert "moved 115" in page.select_one(".summary").get_text(" ", strip=True)
+    assert client.get("/releases/1999-04-23").status_code == 404

@@ -301,6 +301,17 @@ def diff(old: str, new: str):
     )
 
 
+@bp.get("/releases/<version>")
+def release(version: str):
+    """A release's own page: what changed since the release before it."""
+    _bid, store = served().current()
+    v = resolve(store, version)
+    ids = store.version_ids("en")
+    if v not in ids or ids.index(v) == 0:
+        raise NotFound(f"release {v} has no earlier English release to compare with")
+    return redirect(url_for("pages.diff", old=ids[ids.index(v) - 1], new=v))
+
+
 @bp.get("/translation/<version>")
 def translation(version: str):
     from crkb.web import derived
