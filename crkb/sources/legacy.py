@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from crkb.model import Document, GlossaryEntry, Rule
 from crkb.numbers import parent_of
-from crkb.sources.plaintext import looks_like_title
+from crkb.sources.plaintext import _block, attach_titles
 
 # "100.1. Text", "102.8 Text", "212.2a Text", "305.3.Text"; "408.f Text" (number slip) too.
 NUMBERED = re.compile(r"^\s*(\d{3})\.(\d*)([a-z]{0,2})(?![\d])\.? ?(.*)$")
@@ -230,17 +230,6 @@ def parse_glossary(paras: Sequence[Paragraph], lines: Sequence[str]) -> list[Glo
             e = entries[-1]
             e.text = f"{e.text}\n{p.text.strip()}" if e.text else p.text.strip()
     return entries
-
-
-def attach_titles(rules: list[Rule]) -> None:
-    """A rule whose whole text is a title ("502.2. First Strike") names its subrules."""
-    for r in rules:
-        if r.kind == "rule" and "\n" not in r.text and looks_like_title(r.text):
-            r.title = r.text.strip()
-
-
-def _block(lines: Sequence[str], span: tuple[int, int]) -> str:
-    return "\n".join(lines[span[0] : span[1]]).strip("\n")
 
 
 def _title(lines: Sequence[str], end: int) -> str:
