@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from pathlib import Path
 
 from crkb import config
+from crkb.cli import _emit
 from crkb.errors import BadInput
-
-
-def _emit(obj: object) -> None:
-    print(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
 def _data(args: argparse.Namespace) -> Path:

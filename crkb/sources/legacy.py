@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from crkb.model import Document, GlossaryEntry, Rule
 from crkb.numbers import parent_of
-from crkb.sources.plaintext import _block, attach_titles
+from crkb.sources.plaintext import _block, attach_titles, body_start
 
 # "100.1. Text", "102.8 Text", "212.2a Text", "305.3.Text"; "408.f Text" (number slip) too.
 NUMBERED = re.compile(r"^\s*(\d{3})\.(\d*)([a-z]{0,2})(?![\d])\.? ?(.*)$")
@@ -62,14 +62,7 @@ def rule_match(line: str) -> re.Match[str] | None:
 def split_parts(lines: Sequence[str]) -> dict[str, tuple[int, int]]:
     """Line ranges of front, intro, contents, rules, glossary and back matter (half-open)."""
     n = len(lines)
-    first_rule = next((i for i, ln in enumerate(lines) if rule_match(ln)), n)
-    body = first_rule
-    for i in range(first_rule - 1, max(-1, first_rule - 40), -1):
-        if CHAPTER.match(lines[i]):
-            body = i
-            break
-        if SECTION.match(lines[i]):
-            body = i
+    body = body_start(lines, rule_match, CHAPTER, SECTION)
     glossary = next((i for i in range(body, n) if lines[i].strip() in GLOSSARY_HEADINGS), n)
     back = next((i for i in range(glossary, n) if lines[i].strip() in BACK_HEADINGS), n)
     head = [ln.strip() for ln in lines[:body]]

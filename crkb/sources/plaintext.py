@@ -10,7 +10,7 @@ change where the number ends, never the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from crkb.model import Document, GlossaryEntry, Rule
 from crkb.numbers import parent_of
@@ -31,17 +31,27 @@ def _strip(line: str) -> str:
     return line.strip().strip("\ufeff")
 
 
+def body_start(
+    lines: Sequence[str],
+    is_rule: Callable[[str], object],
+    chapter: re.Pattern[str] = CHAPTER,
+    section: re.Pattern[str] = SECTION,
+) -> int:
+    """Where the rules begin: the chapter (or section) heading just before the first rule."""
+    first_rule = next((i for i, ln in enumerate(lines) if is_rule(ln)), len(lines))
+    body = first_rule
+    for i in range(first_rule - 1, max(-1, first_rule - 40), -1):
+        if chapter.match(lines[i]):
+            return i
+        if section.match(lines[i]):
+            body = i
+    return body
+
+
 def split_parts(lines: Sequence[str]) -> dict[str, tuple[int, int]]:
     """Line ranges of front, intro, contents, rules, glossary and credits (half-open)."""
     n = len(lines)
-    first_rule = next((i for i, ln in enumerate(lines) if NUMBERED.match(ln)), n)
-    body = first_rule
-    for i in range(first_rule - 1, max(-1, first_rule - 40), -1):
-        if CHAPTER.match(lines[i]):
-            body = i
-            break
-        if SECTION.match(lines[i]):
-            body = i
+    body = body_start(lines, NUMBERED.match)
     glossary = next(
         (
             i
