@@ -100,4 +100,28 @@ def step_index(asm, build_dir: Path, progress) -> None:
     build_index(build_dir / "index", list(asm.docs.values()), terms, moves=current_numbers(asm))
 
 
-STEPS = [("terms", step_terms), ("lineage", step_lineage), ("index", step_index)]
+def step_checks(asm, build_dir: Path, progress) -> None:
+    """Translation findings of every bilingual release, so pages can badge rules without waiting
+    for a check to run."""
+    from crkb.checks.translation import check
+
+    terms = json.loads((build_dir / TERMS_FILE).read_text("utf-8")) or None
+    english = sorted((v, d) for (v, lg), d in asm.docs.items() if lg == "en")
+    conn = sqlite3.connect(build_dir / db.DB_NAME)
+    with conn:
+        for (vid, lang), zh in sorted(asm.docs.items()):
+            if lang != "zh" or (vid, "en") not in asm.docs:
+                continue
+            progress(f"checks: {vid}")
+            later = [d for v, d in english if v > vid]
+            found = check(asm.docs[(vid, "en")], zh, later_en=later, terms=terms)
+            db.put_derived(conn, f"findings:{vid}", [f.to_record() for f in found])
+    conn.close()
+
+
+STEPS = [
+    ("terms", step_terms),
+    ("lineage", step_lineage),
+    ("checks", step_checks),
+    ("index", step_index),
+]

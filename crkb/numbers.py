@@ -40,6 +40,17 @@ def parent_of(number: str) -> str | None:
     return None
 
 
+def within(number: str, scope: str) -> bool:
+    """Is `number` `scope` itself or under it (`702.2b` is within `7`, `702`, `702.2`, but
+    `702.20` is not within `702.2`)?"""
+    n: str | None = number
+    while n is not None:
+        if n == scope:
+            return True
+        n = parent_of(n)
+    return False
+
+
 def letter_index(letters: str) -> int:
     """Position of a subrule suffix in the published sequence (a=0 … z, then aa, ab …)."""
     idx = 0

@@ -433,3 +433,63 @@ def test_release_page_shows_what_changed_since_the_previous_release(client):
     assert "2023-11-17" in page.h1.get_text() and "2024-02-02" in page.h1.get_text()
     assert "moved 115" in page.select_one(".summary").get_text(" ", strip=True)
     assert client.get("/releases/1999-04-23").status_code == 404
+
+
+# translation badges ------------------------------------------------------------------------------
+@pytest.fixture()
+def own_reviews(archive_build: Path, tmp_path: Path) -> Path:
+    """A data directory serving the shared build but keeping its own reviews file."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "builds").symlink_to(archive_build / "builds")
+    (data / "current").symlink_to(os.readlink(archive_build / "current"))
+    return data
+
+
+def test_rule_page_badges_open_translation_findings(own_reviews: Path, capsys):
+    from crkb.cli import main as cli_main
+
+    client = create_app({"DATA": str(own_reviews), "TESTING": True}).test_client()
+    found = client.get("/api/translation?version=2024-04-12&chapter=115.3").get_json()["findings"]
+    assert found and {f["rule"] for f in found} == {"115.3"}
+    assert any(f["kind"] == "references" for f in found)
+
+    page = soup(client.get("/v/2024-04-12/rules/115"))
+    badge = column(page, "zh-Hans").select_one("#zh-115\\.3 a.badge")
+    assert badge is not None and badge.get_text(strip=True) == f"翻译问题 {len(found)}"
+    assert column(page, "en").select("a.badge") == []  # findings belong to the translation
+    listed = soup(client.get(badge["href"]))
+    rules = {a.get_text() for a in listed.select(".finding .kind a")}
+    assert rules == {"115.3"} and len(listed.select(".finding")) == len(found)
+
+    # 115.3's neighbours on the page carry a badge only when they have findings themselves
+    for child in column(page, "zh-Hans").select(".children .rule"):
+        number = child["id"].removeprefix("zh-")
+        n = len(
+            client.get(f"/api/translation?version=2024-04-12&chapter={number}").get_json()[
+                "findings"
+            ]
+        )
+        assert len(child.select("a.badge")) == (1 if n else 0), number
+
+    # a translator marks them all: the badge goes at once (no stale cached page)
+    env = {"CRKB_DATA": str(own_reviews)}
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        for f in found:
+            assert cli_main(["check", "--mark", f"{f['id']}=reviewed"]) == 0
+    capsys.readouterr()
+    page = soup(client.get("/v/2024-04-12/rules/115"))
+    assert column(page, "zh-Hans").select("#zh-115\\.3 a.badge") == []
+
+
+def test_translation_page_filters_by_chapter(client):
+    whole = client.get("/api/translation?version=2024-04-12").get_json()["findings"]
+    seven = client.get("/api/translation?version=2024-04-12&chapter=7").get_json()["findings"]
+    in_seven = [f for f in whole if re.match(r"7\d\d(\.|$)", f["rule"])]
+    assert seven and seven == in_seven
+    page = soup(client.get("/translation/2024-04-12?chapter=7"))
+    assert len(page.select(".finding")) == len(seven)
+    assert client.get("/translation/2024-04-12?chapter=x%3Cb%3E").status_code == 404
+    assert client.get("/api/translation?version=2024-04-12&chapter=junk").status_code == 404

@@ -41,6 +41,16 @@ class Finding:
             "id": self.id,
         }
 
+    def to_record(self) -> dict[str, object]:
+        """Everything needed to rebuild the Finding (the build stores findings this way)."""
+        return {**self.to_json(), "items": list(self.items)}
+
+    @classmethod
+    def from_record(cls, rec: dict) -> Finding:
+        return cls(
+            rec["rule"], rec["kind"], rec["detail"], rec["en"], rec["zh"], tuple(rec["items"])
+        )
+
 
 def finding_id(kind: str, rule: str, items: Iterable[str]) -> str:
     """A short stable hash of version-independent facts."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from crkb.checks.findings import Finding
 from crkb.checks.review import ReviewFile
 from crkb.checks.translation import check
 from crkb.errors import NotFound
+from crkb.numbers import within
 from crkb.store.db import Store
 
 REVIEWS_FILE = "reviews.json"  # in the data directory, beside the builds: it survives rebuilds
@@ -23,6 +25,10 @@ def findings(store: Store, version: str | None = None) -> tuple[str, list]:
         raise NotFound(f"version {vid} has no English text to check the translation against")
     key = f"findings:{vid}"
     if key not in store.cache:
+        stored = store.derived(key)
+        if stored is not None:  # computed by `crkb build`
+            store.cache[key] = [Finding.from_record(r) for r in stored]  # type: ignore[union-attr]
+            return vid, store.cache[key]  # type: ignore[return-value]
         en = store.document(vid, "en")
         zh = store.document(vid, "zh")
         later = [store.document(v, "en") for v in store.version_ids("en") if v > vid]
@@ -50,7 +56,7 @@ def report(
             continue
         if kind and f.kind != kind:
             continue
-        if chapter and not f.rule.startswith(chapter):
+        if chapter and not within(f.rule, chapter):
             continue
         row = f.to_json()
         row["status"] = status or "open"
@@ -61,11 +67,15 @@ def report(
     return {"version": vid, "total": len(found), "counts": counts, "findings": rows}
 
 
-def open_rules(store: Store, data: Path, version: str) -> set[str]:
-    """Rule numbers with open findings (for the badge on rule pages)."""
+def open_counts(store: Store, data: Path, version: str) -> dict[str, int]:
+    """Rule number → how many findings nobody has reviewed yet (the badge on rule pages)."""
     try:
-        vid, found = findings(store, version)
+        _vid, found = findings(store, version)
     except NotFound:
-        return set()
+        return {}
     reviews = ReviewFile(reviews_path(data))
-    return {f.rule for f in found if not reviews.status(f.id)}
+    counts: dict[str, int] = {}
+    for f in found:
+        if not reviews.status(f.id):
+            counts[f.rule] = counts.get(f.rule, 0) + 1
+    return counts

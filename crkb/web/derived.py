@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import g
 
 from crkb.diff.compare import KINDS
+from crkb.errors import NotFound
+from crkb.numbers import normalise
 from crkb.store.db import Store
 from crkb.web.serving import served
 
@@ -25,9 +27,21 @@ def history(store: Store, number: str, version: str | None, lang: str = "en") ->
     return stored_history(store, number, version, lang=lang)
 
 
-def translation(store: Store, version: str | None, kind: str | None = None) -> dict:
+def scope(raw: str | None) -> str | None:
+    """The `chapter` filter of the translation findings: a chapter, section or rule number."""
+    if not raw:
+        return None
+    number = normalise(raw) if len(raw) <= 16 else None
+    if number is None:
+        raise NotFound(f"chapter {raw[:40]!r} is not a rule number (e.g. 7, 702, 702.2)")
+    return number
+
+
+def translation(
+    store: Store, version: str | None, kind: str | None = None, chapter: str | None = None
+) -> dict:
     """`{version, total, counts, findings}`: open findings of a bilingual release."""
     from crkb.checks.stored import report
 
     g.no_cache = True  # reviewers mark findings between builds
-    return report(store, served().data, version, kind=kind)
+    return report(store, served().data, version, kind=kind, chapter=chapter)

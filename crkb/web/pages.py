@@ -6,6 +6,7 @@ import re
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from crkb.checks.stored import open_counts
 from crkb.errors import BadInput, NotFound
 from crkb.numbers import normalise
 from crkb.web import data
@@ -119,6 +120,7 @@ def _rule_page(raw: str, version: str | None):
             raise missing_rule(number, vid, f"rule {number} is not in the rules of {vid}")
     main = cols[0]
     crumbs = data.breadcrumb(store, main.version, main.lang, number)
+    badges = {c.lang: open_counts(store, served().data, c.version) for c in cols if c.lang == "zh"}
 
     def render(col, para, seen):
         glossary_url = url_for("pages.glossary", version=col.version)
@@ -141,6 +143,7 @@ def _rule_page(raw: str, version: str | None):
         render=render,
         rule_url=lambda n: rule_url(n, link_version),
         glossary_anchor=anchor,
+        badges=badges,
         pinned=version is not None,
         **_common(store, vid),
     )
@@ -319,13 +322,15 @@ def translation(version: str):
     _bid, store = served().current()
     vid = resolve(store, version)
     kind = request.args.get("kind") or None
-    result = derived.translation(store, vid, kind)
+    chapter = derived.scope(request.args.get("chapter"))
+    result = derived.translation(store, vid, kind, chapter)
     return render_template(
         "translation.html",
         result=result,
         findings=result["findings"],
         kinds=result["counts"],
         kind=kind,
+        chapter=chapter,
         mark=highlight,
         **_common(store, vid),
     )

@@ -33,7 +33,7 @@ def _cache_key() -> tuple | None:
     if request.path.startswith("/static/"):
         return None
     build_id, _store = served().current()
-    return (build_id, request.path, request.query_string, lang_choice())
+    return (build_id, served().reviews_stamp(), request.path, request.query_string, lang_choice())
 
 
 def _from_cache() -> Response | None:

@@ -83,6 +83,16 @@ class Served:
                 raise StoreError(f"{self.data}: no build yet; run `crkb build`")
             return self.build_id, self.store
 
+    def reviews_stamp(self) -> int:
+        """When the translators' review file last changed: rule pages badge open findings, so a
+        new verdict must not be hidden by a cached page."""
+        from crkb.checks.stored import reviews_path
+
+        try:
+            return reviews_path(self.data).stat().st_mtime_ns
+        except OSError:
+            return 0
+
     def index_dir(self) -> Path:
         """Where the current build's search index lives."""
         return current_build(self.data) / "index"
