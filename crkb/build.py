@@ -12,15 +12,14 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from crkb.errors import BadInput, CrkbError
-from crkb.model import Document, ParseResult
+from crkb.errors import BadInput
+from crkb.model import Document
 from crkb.numbers import sort_key
+from crkb.parsing import parse_all
 from crkb.sources import identity
-from crkb.sources.reader import read_file
 from crkb.store import db, location
 
 OFFICIAL = ("txt", "legacy-txt")
@@ -82,33 +81,6 @@ def is_terms_list(path: Path) -> bool:
     except OSError:
         return False
     return len(_TERMS_LINE.findall(head)) >= 5 and not re.search(r"^\d{3}\.\d", head, re.M)
-
-
-def _parse_one(path: str) -> tuple[str, ParseResult | None, str | None]:
-    try:
-        return path, read_file(path), None
-    except CrkbError as e:
-        return path, None, str(e)
-    except Exception as e:  # a bug must not take the whole build down; it is reported instead
-        return path, None, f"{path}: internal error while parsing: {type(e).__name__}: {e}"
-
-
-def parse_all(paths: list[Path], progress: Progress, workers: int | None = None) -> list[tuple]:
-    """Parse files in parallel (one process per core), reporting progress per file."""
-    names = [str(p) for p in paths]
-    workers = workers or min(len(names), os.cpu_count() or 1, 4)
-    out = []
-    if workers <= 1 or len(names) < 4:
-        it: Iterable = map(_parse_one, names)
-        for i, res in enumerate(it, 1):
-            progress(f"parse [{i}/{len(names)}] {res[0]}")
-            out.append(res)
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for i, res in enumerate(pool.map(_parse_one, names, chunksize=2), 1):
-            progress(f"parse [{i}/{len(names)}] {res[0]}")
-            out.append(res)
-    return out
 
 
 def _merge(parts: list[Document]) -> Document:

@@ -70,7 +70,7 @@ def run_measured(cmd: list[str], env: dict | None = None) -> tuple[float, int, s
 def bench_parse(corpus: Path) -> dict:
     code = (
         "import time,sys; from pathlib import Path;"
-        "from crkb.build import discover, is_terms_list, parse_all;"
+        "from crkb.build import discover, is_terms_list; from crkb.parsing import parse_all;"
         f"paths=[p for p in discover([Path({str(corpus)!r})]) if not is_terms_list(p)];"
         "t=time.perf_counter(); r=parse_all(paths, lambda m: None);"
         "print(len(paths), sum(1 for x in r if x[1]), time.perf_counter()-t)"

@@ -80,14 +80,15 @@ def _clean_title(t: str | None) -> str | None:
 
 def extract(source: str, text: str, lang: str) -> list[Reference]:
     """Every reference a text makes, in order of appearance (ranges expanded)."""
-    if not _ANY_NUMBER.search(text):
-        return []
     return [Reference(source, t, raw, title) for t, raw, title in _extract(text, lang)]
 
 
-@functools.lru_cache(maxsize=100_000)
+@functools.lru_cache(maxsize=400_000)
 def _extract(text: str, lang: str) -> tuple[tuple[str, str, str | None], ...]:
-    """(target, raw, title) of every reference; cached, since releases repeat most texts."""
+    """(target, raw, title) of every reference; cached, since releases repeat most texts (the
+    cache is asked first: looking it up is cheaper than even the quick no-number test)."""
+    if not _ANY_NUMBER.search(text):
+        return ()
     source = ""
     refs: list[tuple[int, Reference]] = []
     covered: list[tuple[int, int]] = []
@@ -141,6 +142,7 @@ def _extract(text: str, lang: str) -> tuple[tuple[str, str, str | None], ...]:
     return tuple((r.target, r.raw, r.title) for _, r in refs)
 
 
+@functools.lru_cache(maxsize=20_000)
 def _norm_title(t: str) -> str:
     return re.sub(r"[\s\"“”'‘’,.，。:：()（）]", "", t).casefold()
 

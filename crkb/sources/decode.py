@@ -9,6 +9,7 @@ lower-case Latin letter, since that is what an accented card name is.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 
@@ -55,40 +56,50 @@ def _plausibility(text: str) -> int:
     return score
 
 
+def _pick(b: int, order: tuple[str, ...], in_word: bool) -> str:
+    """The character a high byte stands for, by the code pages in `order` of preference."""
+    cands = [bytes([b]).decode(enc, errors="replace") for enc in order]
+    if in_word:
+        if (ch := bytes([b]).decode("cp1252", errors="replace")) in _GOOD_PUNCT:
+            return ch  # we’re, don’t: the apostrophe is the commonest in-word byte
+        tests = (_is_latin_lower, _is_good_punct)
+    else:
+        tests = (_is_good_punct, _is_latin_letter)
+    for test in tests:
+        for ch in cands:
+            if test(ch):
+                return ch
+    return cands[0]
+
+
 def _decode_single_byte(data: bytes) -> tuple[str, str]:
-    """Pick the file's code page by plausibility, then mend in-word bytes one by one."""
+    """Pick the file's code page by plausibility, then mend in-word bytes one by one.
+
+    A byte's reading depends only on its value and on whether it sits inside a word (an ASCII
+    letter before it, a letter or `space , ' -` after it), so each distinct byte is decided
+    twice at most and the text is made by one table decode, then patched where in-word
+    readings differ.
+    """
     highs = bytes(sorted({m.group()[0] for m in _HIGH.finditer(data)}))
-    best = max(_SINGLE_BYTE, key=lambda enc: _plausibility(highs.decode(enc, errors="replace")))
     if not highs:
         return data.decode("ascii"), "ascii"
-
+    best = max(_SINGLE_BYTE, key=lambda enc: _plausibility(highs.decode(enc, errors="replace")))
     order = (best, *(e for e in _SINGLE_BYTE if e != best))
-
-    def byte_char(m: re.Match[bytes]) -> str:
-        b = m.group()
-        before = data[m.start() - 1 : m.start()]
-        after = data[m.end() : m.end() + 1]
-        cands = [b.decode(enc, errors="replace") for enc in order]
-        in_word = before.isalpha() and (after.isalpha() or after in (b" ", b",", b"'", b"-"))
-        if in_word:
-            if (ch := b.decode("cp1252", errors="replace")) in _GOOD_PUNCT:
-                return ch  # we’re, don’t: the apostrophe is the commonest in-word byte
-            tests = (_is_latin_lower, _is_good_punct)
-        else:
-            tests = (_is_good_punct, _is_latin_letter)
-        for test in tests:
-            for ch in cands:
-                if test(ch):
-                    return ch
-        return cands[0]
-
+    outside = {b: _pick(b, order, in_word=False) for b in highs}
+    inside = {b: _pick(b, order, in_word=True) for b in highs}
+    table = "".join(outside.get(i, chr(i)) for i in range(256))
+    text, _n = codecs.charmap_decode(data, "strict", table)
+    differ = bytes(b for b in highs if inside[b] != outside[b])
+    if not differ:
+        return text, best
+    in_word = re.compile(rb"(?<=[A-Za-z])[" + re.escape(differ) + rb"](?=[A-Za-z ,'-])")
     pieces: list[str] = []
     pos = 0
-    for m in _HIGH.finditer(data):
-        pieces.append(data[pos : m.start()].decode("ascii"))
-        pieces.append(byte_char(m))
+    for m in in_word.finditer(data):
+        pieces.append(text[pos : m.start()])
+        pieces.append(inside[m.group()[0]])
         pos = m.end()
-    pieces.append(data[pos:].decode("ascii"))
+    pieces.append(text[pos:])
     return "".join(pieces), best
 
 

@@ -24,7 +24,7 @@ _RULE_LINE = re.compile(r"^ ?\d{3}\.\d+[a-z]?\.? ?\S", re.M)
 _MODERN_START = "2009-07-01"
 _SITE_LINK = re.compile(r"\]\(\.?/|\[\[:?[^\]]*\|")
 _SITE_PAGE = re.compile(r"^[#=\s]*(?:前言|目录|版权信息|Introduction|Contents|Credits)", re.M)
-_PAIRED_LINES = re.compile(r"^(\d{3}\.\d+[a-z]?)\.? .*\n+\1\.? ", re.M)
+_PAIRED_LINES = re.compile(r"\n(\d{3}\.\d+[a-z]?)\.? .*\n+\1\.? ")  # "\n" first: a fast scan
 # Rulings summaries of the same era share the subject but hold no numbered rules.
 _SUMMARY = re.compile(r"Rulings? Summar|Rules Summary|Rulings are collected", re.I)
 
@@ -42,16 +42,18 @@ def detect_format(text: str) -> str:
     head = text[:400_000]
     if re.search(r"</(?:p|h[1-6]|div)>", head) and len(re.findall(r"<[a-z]+[\s>]", head)) > 20:
         return "html"  # before Markdown: a rendered Markdown page keeps its anchor tags
-    if re.search(r"<BOOKMARK:cr|\[\[cr:", head):
+    # One search per literal start: an alternation of different first characters scans slowly.
+    if "<BOOKMARK:cr" in head or "[[cr:" in head:
         return "dokuwiki"
-    if re.search(r"<b id=['\"]cr\d|<span id=['\"]cr\d|\]\(\.?/\d#cr\d", head):
+    if re.search(r"<(?:b|span) id=['\"]cr\d", head) or re.search(r"\]\(\.?/\d#cr\d", head):
         return "markdown"
     if (
         re.search(r"<(?:html|body|div|p|h[1-6])[\s>]", head, re.I)
         and len(re.findall(r"<[a-z]+[\s>]", head)) > 20
     ):
         return "html"
-    if len(_PAIRED_LINES.findall(head)) >= 3:  # "900.1. English" then "900.1. 中文": a web copy
+    paired = _PAIRED_LINES.finditer(head, 0, 150_000)  # a web copy shows its pairs early
+    if sum(1 for _ in itertools.islice(paired, 3)) >= 3:  # "900.1. English" then "900.1. 中文": a web copy
         return "web"
     title = "\n".join(head.split("\n", 40)[:40])
     official = re.search(r"Comprehensive\s+Rules|COMPREHENSIVE\s+RULES|万智牌完整规则", title)
