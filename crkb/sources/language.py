@@ -38,6 +38,18 @@ _STOP_WORDS: dict[str, frozenset[str]] = {
 }
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+
+
+def cjk_share(text: str) -> float:
+    """Chinese characters among letters, a Latin letter weighing a quarter (a Chinese character
+    carries about a word): a Chinese rule is mostly Han even with English card names in it."""
+    cjk = len(_HAN.findall(text))
+    latin = len(_ASCII_LETTER.findall(text))
+    return cjk / (cjk + latin / 4) if cjk or latin else 0.0
+
+
 def script_share(text: str, pattern: re.Pattern[str]) -> float:
     """Share of the text's letters that are in one script."""
     letters = sum(1 for ch in text if ch.isalpha())

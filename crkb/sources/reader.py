@@ -15,11 +15,10 @@ from crkb.graph.references import link_document
 from crkb.model import Document, ParseResult
 from crkb.sources import identity
 from crkb.sources.decode import NotText, decode
+from crkb.sources.language import cjk_share
 
 MAX_BYTES = 20_000_000
 MAX_LINE = 100_000
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-_LATIN = re.compile(r"[A-Za-z]")
 _RULE_LINE = re.compile(r"^ ?\d{3}\.\d+[a-z]?\.? ?\S", re.M)
 _MODERN_START = "2009-07-01"
 _SITE_LINK = re.compile(r"\]\(\.?/|\[\[:?[^\]]*\|")
@@ -27,14 +26,6 @@ _SITE_PAGE = re.compile(r"^[#=\s]*(?:前言|目录|版权信息|Introduction|Con
 _PAIRED_LINES = re.compile(r"\n(\d{3}\.\d+[a-z]?)\.? .*\n+\1\.? ")  # "\n" first: a fast scan
 # Rulings summaries of the same era share the subject but hold no numbered rules.
 _SUMMARY = re.compile(r"Rulings? Summar|Rules Summary|Rulings are collected", re.I)
-
-
-def cjk_share(text: str) -> float:
-    """Share of CJK characters among letters: a Chinese text is mostly CJK."""
-    sample = text[:30_000]
-    cjk = len(_CJK.findall(sample))
-    latin = len(_LATIN.findall(sample))
-    return cjk / max(1, cjk + latin / 4)
 
 
 def detect_format(text: str) -> str:
@@ -52,8 +43,9 @@ def detect_format(text: str) -> str:
         and len(re.findall(r"<[a-z]+[\s>]", head)) > 20
     ):
         return "html"
-    paired = _PAIRED_LINES.finditer(head, 0, 150_000)  # a web copy shows its pairs early
-    if sum(1 for _ in itertools.islice(paired, 3)) >= 3:  # "900.1. English" then "900.1. 中文": a web copy
+    # "900.1. English" then "900.1. 中文": a web copy, which shows its pairs early
+    paired = _PAIRED_LINES.finditer(head, 0, 150_000)
+    if sum(1 for _ in itertools.islice(paired, 3)) >= 3:
         return "web"
     title = "\n".join(head.split("\n", 40)[:40])
     official = re.search(r"Comprehensive\s+Rules|COMPREHENSIVE\s+RULES|万智牌完整规则", title)
@@ -126,7 +118,7 @@ def _read_official(text: str, path: str, fdate: str | None) -> ParseResult:
     if version is None:
         raise _refuse(path, "no effective date in the text and none in the file name")
     alias = fdate if fdate and fdate != version else None
-    lang = "zh" if cjk_share(text) > 0.3 else "en"
+    lang = "zh" if cjk_share(text[:30_000]) > 0.3 else "en"
     if version < _MODERN_START:
         from crkb.sources import legacy
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from crkb.model import Document, GlossaryEntry, ParseResult, Rule
 from crkb.numbers import parent_of
 from crkb.sources import identity
-from crkb.sources.language import name_language
+from crkb.sources.language import cjk_share, name_language
 from crkb.sources.plaintext import (
     CHAPTER,
     EXAMPLE,
@@ -28,8 +28,7 @@ from crkb.sources.plaintext import (
     looks_like_title,
 )
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-_LATIN = re.compile(r"[A-Za-z]")
+_LETTER = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 # "竞逐时空 Planechase", "APNAP顺序 APNAP Order": Chinese title, then the English one.
 _PAIRED_TITLE = re.compile(
     r"^(?P<zh>.*[\u3000-\u9fff\uff00-\uffef])\s+(?P<en>[A-Za-z][ -~’‘“”–—]*)$"
@@ -54,11 +53,9 @@ class Item:
 
 def lang_of(text: str) -> str | None:
     """ "zh" for a mostly-Chinese line, "en" for a Latin one, None when there are no letters."""
-    cjk = len(_CJK.findall(text))
-    latin = len(_LATIN.findall(text))
-    if not cjk and not latin:
+    if not _LETTER.search(text):
         return None
-    return "zh" if cjk / (cjk + latin / 4) > 0.15 else "en"
+    return "zh" if cjk_share(text) > 0.15 else "en"
 
 
 def other(lang: str) -> str:
