@@ -38,6 +38,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     if args.limit < 1 or args.limit > 100:
         raise BadInput(f"--limit {args.limit}: expected 1 to 100")
+    _store(args)  # a damaged or foreign build is reported here as by every other command
     result = Searcher(current_build(_data(args)) / "index").search(
         args.query, lang=args.lang, version=args.version, limit=args.limit
     )

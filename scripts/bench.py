@@ -92,6 +92,25 @@ def bench_build(corpus: Path, data: Path) -> dict:
     return {"seconds": round(secs, 1), "peak_mb": peak // 1024, "report": out.strip()}
 
 
+def bench_identify(data: Path) -> dict:
+    """`crkb identify` on the bundled web copies: the first call builds per-release fingerprints."""
+    code = (
+        "import time,json; from pathlib import Path;"
+        "from crkb.identify import identify_text; from crkb.store.db import Store, DB_NAME;"
+        "from crkb.store.location import current_build;"
+        f"store=Store(current_build(Path({str(data)!r}))/DB_NAME);"
+        f"seeds=sorted(Path({str(ROOT / 'corpus' / 'seeds')!r}).rglob('0*_*.txt'));"
+        "texts=[p.read_text('utf-8', errors='replace') for p in seeds];"
+        "t=time.perf_counter(); identify_text(texts[0], store); cold=time.perf_counter()-t;"
+        "warm=[]\nfor x in texts:\n t=time.perf_counter(); identify_text(x, store);"
+        " warm.append(time.perf_counter()-t)\n"
+        "print(json.dumps({'seeds': len(texts), 'first_s': round(cold, 2),"
+        " 'later_max_s': round(max(warm), 2)}))"
+    )
+    _, _, out = run_measured([PY, "-c", code])
+    return json.loads(out)
+
+
 def extra(script: str, *args: str) -> str | None:
     """Benchmarks of the later layers (search, diff, checks, HTTP), printed by their scripts."""
     path = ROOT / "scripts" / script
@@ -116,6 +135,9 @@ def main() -> int:
     print("full build …", flush=True)
     results["build"] = bench_build(corpus, data)
     print(json.dumps(results["build"]))
+    print("identify …", flush=True)
+    results["identify"] = bench_identify(data)
+    print(json.dumps(results["identify"]))
     for name, script in [
         ("search", "bench_search.py"),
         ("diff", "bench_diff.py"),
@@ -170,6 +192,11 @@ def write_report(results: dict, corpus: Path) -> None:
     lines.append(
         f"| full `crkb build` | {b['seconds']} s (target ≤ 60 s), peak {b['peak_mb']} MB"
         " (target ≤ 1 GB) | `crkb build --corpus ../shared/corpus` |"
+    )
+    i = results["identify"]
+    lines.append(
+        f"| `crkb identify`, {i['seeds']} bundled web copies | first call {i['first_s']} s,"
+        f" later calls ≤ {i['later_max_s']} s | `scripts/bench.py` identify |"
     )
     lines += ["", "Build report: " + b["report"].replace("|", "/"), ""]
     for name in ("search", "diff", "checks", "http"):

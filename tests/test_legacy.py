@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
 from crkb.errors import NotARulesDocument
-from crkb.sources import legacy
 from crkb.sources.decode import decode
 from crkb.sources.reader import read_bytes, read_file
 
@@ -164,11 +162,3 @@ def test_truncated_document_is_flagged(archive: Path):
     assert d.flags.get("truncated") is True
     assert any("truncated" in w for w in d.warnings)
     assert d.counts()["rules"] > 100 and not d.glossary
-
-
-def test_all_legacy_files_parse_quickly(archive: Path):
-    texts = [decode((archive / "en" / "txt" / f"{n}.txt").read_bytes()).text for n in LEGACY_FILES]
-    start = time.perf_counter()
-    for name, text in zip(LEGACY_FILES, texts, strict=True):
-        legacy.parse_document(text, lang="en", source=name, version=name, alias=None)
-    assert time.perf_counter() - start < 2.0

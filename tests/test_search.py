@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -239,26 +240,23 @@ def test_missing_index_is_a_store_error(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def real(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Searcher, float]:
-    from crkb.search.archive import load_documents, term_map
+def real(archive_build: Path) -> tuple[Searcher, None]:
+    """The index `crkb build` made of the whole archive (speed is measured by `make bench`)."""
+    from crkb.store.location import current_build
 
-    docs = load_documents(archive)
-    d = tmp_path_factory.mktemp("real") / "index"
-    t = time.perf_counter()
-    build_index(d, docs, term_map(docs, archive))
-    return Searcher(d), time.perf_counter() - t
+    return Searcher(current_build(archive_build) / "index"), None
 
 
-def test_archive_build_time_and_eval_targets(real: tuple[Searcher, float]) -> None:
-    searcher, seconds = real
-    assert seconds <= 20
+def test_archive_eval_targets(real: tuple[Searcher, None]) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     from eval_search import evaluate, read_queries
 
     queries = ROOT.parent / "shared" / "eval" / "queries.tsv"
     if not queries.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{queries}: the judged queries must be beside the archive in CI")
         pytest.skip("no judged queries beside the archive")
-    scores = evaluate(searcher, read_queries(queries))["scores"]["all"]
+    scores = evaluate(real[0], read_queries(queries))["scores"]["all"]
     assert scores["mrr@10"] >= 0.90 and scores["recall@5"] >= 0.95
 
 
@@ -275,25 +273,13 @@ def test_archive_build_time_and_eval_targets(real: tuple[Searcher, float]) -> No
         ("警戒", "702.20"),
     ],
 )
-def test_archive_own_queries(real: tuple[Searcher, float], query: str, expected: str) -> None:
+def test_archive_own_queries(real: tuple[Searcher, None], query: str, expected: str) -> None:
     assert first(real[0].search(query)) == expected
 
 
-def test_archive_game_terms_stay_whole(real: tuple[Searcher, float]) -> None:
+def test_archive_game_terms_stay_whole(real: tuple[Searcher, None]) -> None:
     cut = real[0].cutter().cut
     for term in ("时空骰", "统帅区", "再调度", "法术力值", "起动式异能"):
         assert term in cut(f"牌手的{term}中"), term
     groups = real[0].cutter().groups("延迟触发式异能")
     assert any("触发式异能" in g for g in groups)
-
-
-def test_archive_latency(real: tuple[Searcher, float]) -> None:
-    searcher = real[0]
-    searcher.warm()
-    queries = ["commander damage", "poison counters", "死触", "all players pass in succession"]
-    times = []
-    for q in queries * 10:
-        t = time.perf_counter()
-        searcher.search(q)
-        times.append(time.perf_counter() - t)
-    assert sorted(times)[len(times) // 2] < 0.01

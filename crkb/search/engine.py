@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import heapq
 import json
+import pickle
 import re
+import struct
 import threading
+import zlib
 from pathlib import Path
 
 from crkb.errors import BadInput, NotFound, StoreError
@@ -18,6 +21,9 @@ from crkb.search.spelling import Speller
 MAX_QUERY = 200
 MAX_LIMIT = 100
 _REBUILD = "rebuild it with `crkb build`"
+TERMS_BESIDE = "terms.json"  # the build's term dictionary, written beside the index (crkb.derive)
+# What Whoosh raises reading a damaged block of the index (zlib, struct, pickle, short reads).
+_DAMAGE = (OSError, EOFError, struct.error, zlib.error, pickle.UnpicklingError, UnicodeDecodeError)
 _DEFINES_ZH = ("为", "是", "指")
 _DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
 
@@ -44,42 +50,51 @@ class Searcher:
         try:
             meta = json.loads((d / META).read_text(encoding="utf-8"))
             words = (d / USERDICT).read_text(encoding="utf-8").split()
-            # Plain reads, not mmap: a mapped index counts whole in the process's RSS.
-            ix = FileStorage(str(d), supports_mmap=False).open_index()
         except (OSError, ValueError) as e:
             raise StoreError(f"{d}: no usable search index ({e}); {_REBUILD}") from None
-        except Exception as e:  # noqa: BLE001 - Whoosh signals a damaged index many ways
-            raise StoreError(f"{d}: damaged search index ({e}); {_REBUILD}") from None
-        if meta.get("format") != FORMAT:
-            raise StoreError(f"{d}: search index of another crkb; {_REBUILD}")
-        if analysis.dictionary_hash(sorted(set(words)), jieba.__version__) != meta["dictionary"]:
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            found = meta.get("format") if isinstance(meta, dict) else None
+            raise StoreError(
+                f"{d}: search index built by another version of crkb (format {found!r}, this"
+                f" crkb reads {FORMAT}); {_REBUILD}"
+            )
+        built_with = meta.get("dictionary")
+        if analysis.dictionary_hash(sorted(set(words)), jieba.__version__) != built_with:
             raise StoreError(
                 f"{d}: the search index was built with another Chinese term dictionary; {_REBUILD}"
             )
+        _check_terms(d, meta)
         self.dir = d
         self.words = sorted(set(words))
-        self.versions: dict[str, list[str]] = meta["versions"]
-        self.aliases: dict[str, str] = meta["aliases"]
-        self.records: list[list] = meta["records"]
-        self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
-        self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
-        self.zh_to_en: dict[str, str] = meta["terms"]
-        self.speller = Speller(meta["vocab"])
-        self.searcher = ix.searcher(weighting=BM25F())
-        self.scorer = Scorer(self.searcher.reader())
         self._lock = threading.RLock()
         self._cutter: analysis.ChineseCutter | None = None
         self._t2s = None
         self._scopes: dict[tuple[str, int], set[int]] = {}
         self._by_number: dict[tuple[str, str], list[int]] = {}
         self._children: dict[tuple[str, str], list[str]] = {}
-        for rid, (lang, number, _r) in enumerate(self.records):
-            self._by_number.setdefault((lang, number), []).append(rid)
-        for lang, number in self._by_number:
-            p = parent_of(number)
-            if p is not None:
-                self._children.setdefault((lang, p), []).append(number)
-        self._docnum = self._docnums()
+        try:
+            self.versions: dict[str, list[str]] = meta["versions"]
+            self.aliases: dict[str, str] = meta["aliases"]
+            self.records: list[list] = meta["records"]
+            self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
+            self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
+            self.zh_to_en: dict[str, str] = meta["terms"]
+            self.speller = Speller(meta["vocab"])
+            for rid, (lang, number, _r) in enumerate(self.records):
+                self._by_number.setdefault((lang, number), []).append(rid)
+            for lang, number in self._by_number:
+                p = parent_of(number)
+                if p is not None:
+                    self._children.setdefault((lang, p), []).append(number)
+            # Plain reads, not mmap: a mapped index counts whole in the process's RSS.
+            ix = FileStorage(str(d), supports_mmap=False).open_index()
+            self.searcher = ix.searcher(weighting=BM25F())
+            self.scorer = Scorer(self.searcher.reader())
+            self._docnum = self._docnums()
+        except StoreError:
+            raise
+        except Exception as e:  # noqa: BLE001 - Whoosh signals a damaged index many ways
+            raise StoreError(f"{d}: damaged search index ({_reason(e)}); {_REBUILD}") from None
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
 
     def _docnums(self) -> list[int]:
@@ -164,7 +179,12 @@ class Searcher:
     ) -> dict:
         """Ranked hits in the SPEC's shape, plus `did_you_mean`."""
         with self._lock:  # one file position and one cache shared by all threads
-            return self._search(query, lang, version, limit)
+            try:
+                return self._search(query, lang, version, limit)
+            except _DAMAGE as e:  # a damaged block shows only when a query first reads it
+                raise StoreError(
+                    f"{self.dir}: damaged search index ({_reason(e)}); {_REBUILD}"
+                ) from None
 
     def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict:
         q = _clean(query)
@@ -408,6 +428,31 @@ class Searcher:
         if f.get("cur") and f["cur"] != f["number"]:
             hit["current_number"] = f["cur"]
         return hit
+
+
+def _reason(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def _check_terms(d: Path, meta: dict) -> None:
+    """An index beside a build's term dictionary must have been built with that dictionary (an
+    index copied from another build, or the dictionary rewritten, would segment Chinese queries
+    differently from the texts). An index built on its own, without one beside it, is not checked.
+    """
+    path = d.parent / TERMS_BESIDE
+    if not path.exists():
+        return
+    try:
+        terms = json.loads(path.read_text(encoding="utf-8"))
+        expected = {
+            analysis.term_key("zh", z): analysis.term_key("en", e) for e, z in terms.items()
+        }
+    except (OSError, ValueError, AttributeError, TypeError) as e:
+        raise StoreError(f"{path}: damaged term dictionary ({e}); {_REBUILD}") from None
+    if expected != meta.get("terms"):
+        raise StoreError(
+            f"{d}: the search index was built with another term dictionary than {path}; {_REBUILD}"
+        )
 
 
 def _lookup(rows: list) -> dict[str, list[tuple[list[str], list[list[int]]]]]:

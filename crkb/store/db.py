@@ -125,27 +125,123 @@ def put_derived(conn: sqlite3.Connection, key: str, value: object) -> None:
     )
 
 
+_MAGIC = b"SQLite format 3\x00"
+_DAMAGE = {10, 11, 14, 26}  # SQLITE_IOERR, _CORRUPT, _CANTOPEN, _NOTADB (primary result codes)
+
+
+def damaged(path: Path, error: Exception) -> StoreError:
+    """The one message for a store that cannot be read as written."""
+    return StoreError(f"{path}: damaged store ({error}); run `crkb build` to rebuild it")
+
+
+def _is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Corruption, or a table/column this crkb expects and the file lacks — not a bug in a query."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _DAMAGE:
+        return True
+    return str(error).startswith(("no such table", "no such column"))
+
+
+class _GuardedCursor(sqlite3.Cursor):
+    """A cursor whose damaged pages surface as StoreError: with an immutable, lazily read file a
+    bad page shows only when a query first reads it, long after the store opened."""
+
+    def _fail(self, error: sqlite3.DatabaseError) -> Exception:
+        return damaged(self.connection.path, error) if _is_damage(error) else error
+
+    def execute(self, sql: str, parameters=(), /):  # type: ignore[override]
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.DatabaseError as e:
+            raise self._fail(e) from None
+
+    def __next__(self):
+        try:
+            return super().__next__()
+        except sqlite3.DatabaseError as e:
+            raise self._fail(e) from None
+
+    def fetchone(self):
+        try:
+            return super().fetchone()
+        except sqlite3.DatabaseError as e:
+            raise self._fail(e) from None
+
+    def fetchmany(self, size: int = 1):  # type: ignore[override]
+        try:
+            return super().fetchmany(size)
+        except sqlite3.DatabaseError as e:
+            raise self._fail(e) from None
+
+    def fetchall(self):
+        try:
+            return super().fetchall()
+        except sqlite3.DatabaseError as e:
+            raise self._fail(e) from None
+
+
+class _GuardedConnection(sqlite3.Connection):
+    """A read-only connection whose queries go through `_GuardedCursor`."""
+
+    path: Path
+
+    def execute(self, sql: str, parameters=(), /):  # type: ignore[override]
+        return self.cursor(_GuardedCursor).execute(sql, parameters)
+
+
+def check_header(path: Path) -> None:
+    """A cheap look at the file before SQLite reads it lazily: an SQLite file, whole (the size
+    its header promises), so a truncated or overwritten store is named at open."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+        size = path.stat().st_size
+    except OSError as e:
+        reason = e.strerror or e
+        raise StoreError(f"{path}: cannot read the store ({reason}); run `crkb build`") from None
+    if len(head) < 100 or not head.startswith(_MAGIC):
+        raise damaged(path, "not an SQLite file")
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    counted = head[24:28] == head[92:96]  # the page count is valid only when these agree
+    if counted and pages and page_size * pages != size:
+        raise damaged(path, f"{size} bytes where its header promises {page_size * pages}")
+
+
 class Store:
-    """Read access to one build's SQLite file. Cheap to open; safe to share within a thread."""
+    """Read access to one build's SQLite file. Cheap to open; safe to share within a thread.
+
+    Opening checks the header, the size and the meta table (schema and crkb version); damage
+    deeper in the file surfaces as StoreError on the first query that reads it.
+    """
 
     def __init__(self, path: Path):
         self.path = path
         if not path.exists():
             raise StoreError(f"{path}: no store here; run `crkb build` first")
+        check_header(path)
         try:
             self.conn = sqlite3.connect(
-                f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False
+                f"file:{path}?mode=ro&immutable=1",
+                uri=True,
+                check_same_thread=False,
+                factory=_GuardedConnection,
             )
+            self.conn.path = path  # type: ignore[attr-defined]
             meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.DatabaseError as e:
-            raise StoreError(
-                f"{path}: damaged store ({e}); run `crkb build` to rebuild it"
-            ) from None
+        except (StoreError, sqlite3.DatabaseError) as e:
+            raise e if isinstance(e, StoreError) else damaged(path, e) from None
         if meta.get("schema") != SCHEMA_VERSION:
             raise StoreError(
                 f"{path}: built by another version of crkb (schema {meta.get('schema')!r},"
                 f" this crkb"
                 f" reads {SCHEMA_VERSION!r}); run `crkb build` to rebuild it"
+            )
+        if meta.get("crkb") != __version__:
+            raise StoreError(
+                f"{path}: built by crkb {meta.get('crkb')}, this is crkb {__version__};"
+                " run `crkb build` to rebuild it"
             )
         self.meta = meta
         self._aliases: dict[str, str] | None = None

@@ -21,7 +21,7 @@ def versions():
 
 
 def _lang_arg(default: str = "en", allowed: tuple[str, ...] = ("en", "zh", "both")) -> str:
-    lang = request.args.get("lang") or default
+    lang = request.args.get("lang", default)  # an empty lang= is a mistake, not the default
     if lang not in allowed:
         raise BadInput(f"lang must be one of {', '.join(allowed)}, not {lang[:20]!r}")
     return lang
@@ -57,6 +57,9 @@ def resolve_lang(store, name: str | None, lang: str) -> str:
 def search():
     _bid, store = served().current()
     q, lang, version, limit = search_args()
+    asked = request.args.get("lang")
+    if asked is not None and asked not in ("auto", "en", "zh"):  # the pages also take `both`
+        raise BadInput(f"lang must be auto, en or zh, not {asked[:20]!r}")
     if not q.strip():
         raise BadInput("q is required: a word, a phrase or a rule number")
     if version is not None:
@@ -94,7 +97,9 @@ def translation():
     asked = request.args.get("version")
     if asked not in (None, "", "latest"):
         asked = resolve(store, asked)
-    return jsonify(derived.translation(store, asked, request.args.get("kind") or None))
+    kind = request.args.get("kind") or None
+    chapter = derived.scope(request.args.get("chapter"))
+    return jsonify(derived.translation(store, asked, kind, chapter))
 
 
 @bp.post("/identify")

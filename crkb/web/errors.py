@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from crkb.errors import CrkbError, NotFound
@@ -46,7 +46,12 @@ def register(app: Flask) -> None:
         message = e.description or e.name
         if e.code == 404 and not isinstance(e, NotFound):
             message = f"there is no page at {request.path}"
-        return render_error(e.code or 500, message, e)
+        body, status = render_error(e.code or 500, message, e)
+        resp = make_response(body, status)
+        for name, value in e.get_headers():  # e.g. `Allow` on a 405, which RFC 9110 requires
+            if name.lower() != "content-type":
+                resp.headers[name] = value
+        return resp
 
     @app.errorhandler(Exception)
     def unexpected(e: Exception):

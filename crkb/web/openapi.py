@@ -164,8 +164,30 @@ def _ok(schema: str, description: str, errors: tuple[int, ...] = (400, 404)) -> 
     return out
 
 
-VERSION = _param("version", description="version id, alias or latest (default latest)")
-NUMBER = _param("number", "path", description="rule number, e.g. 702.2, 901.3a, 9")
+# What `pages.resolve` accepts; anything else (path tricks included) is an unknown version.
+VERSION_NAME = {
+    "type": "string",
+    "pattern": "^[0-9A-Za-z][0-9A-Za-z._-]{0,31}$",
+    "examples": ["latest"],
+}
+VERSION = _param(
+    "version",
+    schema={
+        "type": "string",
+        "pattern": "^([0-9A-Za-z][0-9A-Za-z._-]{0,31})?$",
+        "examples": ["latest"],
+    },
+    description="version id, alias or latest (default latest)",
+)
+NUMBER = _param(
+    "number",
+    "path",
+    schema={"type": "string", "maxLength": 16, "examples": ["702.2", "901.3a", "9"]},
+    description="rule number, e.g. 702.2, 901.3a, 9",
+)
+
+
+QUOTED = "702.2a Deathtouch is a static ability."  # a rules text identify recognises
 
 
 def document() -> dict:
@@ -216,7 +238,13 @@ def document() -> dict:
                         _param(
                             "q",
                             required=True,
-                            schema={"type": "string", "minLength": 1, "maxLength": 200},
+                            schema={
+                                "type": "string",
+                                "minLength": 1,
+                                "maxLength": 200,
+                                "pattern": r"\S",  # blank queries are refused
+                                "examples": ["deathtouch", "死触", "702.2", "first strike"],
+                            },
                         ),
                         _param("lang", schema={"type": "string", "enum": ["auto", "en", "zh"]}),
                         VERSION,
@@ -228,14 +256,24 @@ def document() -> dict:
             "/api/diff": {
                 "get": {
                     "summary": "changes between two releases",
-                    "parameters": [_param("from", required=True), _param("to", required=True)],
+                    "parameters": [
+                        _param("from", required=True, schema=VERSION_NAME),
+                        _param("to", required=True, schema=VERSION_NAME),
+                    ],
                     "responses": _ok("Diff", "the changes"),
                 }
             },
             "/api/translation": {
                 "get": {
                     "summary": "translation consistency findings of a bilingual release",
-                    "parameters": [VERSION, _param("kind")],
+                    "parameters": [
+                        VERSION,
+                        _param("kind", description="only findings of this kind"),
+                        _param(
+                            "chapter",
+                            description="only rules within this chapter, section or rule (7, 702)",
+                        ),
+                    ],
                     "responses": _ok("Translation", "the open findings"),
                 }
             },
@@ -246,9 +284,13 @@ def document() -> dict:
                         "required": True,
                         "content": {
                             "application/json": {
-                                "schema": _obj({"text": {"type": "string", "minLength": 1}})
+                                "schema": _obj({"text": {"type": "string", "minLength": 1}}),
+                                "example": {"text": QUOTED},
                             },
-                            "text/plain": {"schema": {"type": "string", "minLength": 1}},
+                            "text/plain": {
+                                "schema": {"type": "string", "minLength": 1},
+                                "example": QUOTED,
+                            },
                         },
                     },
                     "responses": _ok("Identified", "the best-fitting releases", (400,)),

@@ -234,7 +234,8 @@ def search_args() -> tuple[str, str, str | None, int]:
         lang = "auto"
     version = request.args.get("version") or None
     raw_limit = request.args.get("limit", "10")
-    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
+    # ASCII digits only: str.isdigit() also takes "²" (which int() refuses) and "٣"
+    if not re.fullmatch(r"[0-9]{1,3}", raw_limit) or not 1 <= int(raw_limit) <= 100:
         raise BadInput(f"limit must be a whole number from 1 to 100, not {raw_limit[:20]!r}")
     if len(q) > 200:
         raise BadInput("the query is too long (at most 200 characters)")
