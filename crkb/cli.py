@@ -252,6 +252,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 # wiring ------------------------------------------------------------------------------------------
+def reads_store(p: argparse.ArgumentParser) -> None:
+    """The options of every command that reads a build: JSON output and the data directory
+    (hidden: `$CRKB_DATA` is the documented way)."""
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--data", help=argparse.SUPPRESS)
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="crkb", description="Comprehensive Rules knowledge base (English / 简体中文)")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -267,8 +274,7 @@ def make_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=cmd_build)
 
     v = sub.add_parser("versions", help="list every version")
-    v.add_argument("--json", action="store_true")
-    v.add_argument("--data", help=argparse.SUPPRESS)
+    reads_store(v)
     v.set_defaults(func=cmd_versions)
 
     pa = sub.add_parser("parse", help="parse one document without touching the store")
@@ -280,8 +286,7 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("rule")
     s.add_argument("--version", help="version id, alias or latest")
     s.add_argument("--lang", choices=["en", "zh", "both"], default="en")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--data", help=argparse.SUPPRESS)
+    reads_store(s)
     s.set_defaults(func=cmd_show)
 
     from crkb import cli_more

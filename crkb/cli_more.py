@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from crkb import config
-from crkb.cli import _emit
+from crkb.cli import _emit, reads_store
 from crkb.errors import BadInput
 
 
@@ -222,24 +222,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--version", help="version id, alias or latest (default: newest of each language)"
     )
     s.add_argument("--limit", type=int, default=10)
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--data", help=argparse.SUPPRESS)
+    reads_store(s)
     s.set_defaults(func=cmd_search)
 
     d = sub.add_parser("diff", help="changes between any two versions")
     d.add_argument("old", metavar="FROM")
     d.add_argument("new", metavar="TO")
     d.add_argument("--lang", choices=["en", "zh"], default="en")
-    d.add_argument("--json", action="store_true")
-    d.add_argument("--data", help=argparse.SUPPRESS)
+    reads_store(d)
     d.set_defaults(func=cmd_diff)
 
     h = sub.add_parser("history", help="a rule through every version, following renumbering")
     h.add_argument("rule")
     h.add_argument("--version", help="the version RULE is numbered in (default latest)")
     h.add_argument("--lang", choices=["en", "zh"], default="en")
-    h.add_argument("--json", action="store_true")
-    h.add_argument("--data", help=argparse.SUPPRESS)
+    reads_store(h)
     h.set_defaults(func=cmd_history)
 
     c = sub.add_parser("check", help="translation consistency findings for a Chinese release")
@@ -267,8 +264,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     i = sub.add_parser("identify", help="which release(s) a copied rules text comes from")
     i.add_argument("file")
-    i.add_argument("--json", action="store_true")
-    i.add_argument("--data", help=argparse.SUPPRESS)
+    reads_store(i)
     i.set_defaults(func=cmd_identify)
 
     f = sub.add_parser("fetch", help="download the official English releases in the manifest")

@@ -46,21 +46,15 @@ def intern_texts(results: list[Parsed]) -> None:
     for _path, result, _why in results:
         for doc in result.documents if result else ():
             for r in doc.rules:
-                r.number, r.text, r.title, r.parent = (
-                    one(r.number),
-                    one(r.text),
-                    one(r.title),
-                    one(r.parent),
+                r.number, r.text, r.title, r.parent = map(
+                    one, (r.number, r.text, r.title, r.parent)
                 )
                 r.examples = [one(e) for e in r.examples]  # type: ignore[misc]
             for g in doc.glossary:
                 g.term, g.text = one(g.term), one(g.text)  # type: ignore[assignment]
             for ref in doc.references:
-                ref.source, ref.target, ref.raw, ref.title = (
-                    one(ref.source),
-                    one(ref.target),
-                    one(ref.raw),
-                    one(ref.title),
+                ref.source, ref.target, ref.raw, ref.title = map(
+                    one, (ref.source, ref.target, ref.raw, ref.title)
                 )
 
 

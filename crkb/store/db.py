@@ -338,26 +338,14 @@ class Store:
             warnings=json.loads(row[7]),
             flags=json.loads(row[8]),
         )
-        doc.rules = [
-            Rule(n, k, t, title, json.loads(ex), parent, line)
-            for n, k, title, t, parent, ex, line in self.conn.execute(
-                "SELECT number, kind, title, text, parent, examples, line FROM rules"
-                " WHERE doc=? ORDER BY ord",
-                (did,),
-            )
-        ]
+        doc.rules = self._rules("doc=?", (did,))
         doc.glossary = [
             GlossaryEntry(t, x)
             for t, x in self.conn.execute(
                 "SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (did,)
             )
         ]
-        doc.references = [
-            Reference(s, t, raw, title, bool(d), bool(st))
-            for s, t, raw, title, d, st in self.conn.execute(
-                "SELECT source, target, raw, title, dangling, stale FROM refs WHERE doc=?", (did,)
-            )
-        ]
+        doc.references = self._refs("doc=?", (did,))
         self._docs[key] = doc
         return doc
 
@@ -366,42 +354,36 @@ class Store:
         did = self.doc_id(version, lang)
         if did is None:
             return None
-        row = self.conn.execute(
-            "SELECT number, kind, title, text, parent, examples, line FROM rules"
-            " WHERE doc=? AND number=? ORDER BY ord LIMIT 1",
-            (did, number),
-        ).fetchone()
-        if row is None:
-            return None
-        n, k, title, t, parent, ex, line = row
-        return Rule(n, k, t, title, json.loads(ex), parent, line)
+        found = self._rules("doc=? AND number=?", (did, number), limit=1)
+        return found[0] if found else None
 
     def children(self, version: str, lang: str, number: str) -> list[Rule]:
-        did = self.doc_id(version, lang)
-        rows = self.conn.execute(
-            "SELECT number, kind, title, text, parent, examples, line FROM rules"
-            " WHERE doc=? AND parent=? ORDER BY ord",
-            (did, number),
-        )
-        return [
-            Rule(n, k, t, title, json.loads(ex), p, line) for n, k, title, t, p, ex, line in rows
-        ]
+        return self._rules("doc=? AND parent=?", (self.doc_id(version, lang), number))
 
     def references_from(self, version: str, lang: str, number: str) -> list[Reference]:
-        did = self.doc_id(version, lang)
-        rows = self.conn.execute(
-            "SELECT source, target, raw, title, dangling, stale FROM refs WHERE doc=? AND source=?",
-            (did, number),
-        )
-        return [Reference(s, t, r, ti, bool(d), bool(st)) for s, t, r, ti, d, st in rows]
+        return self._refs("doc=? AND source=?", (self.doc_id(version, lang), number))
 
     def references_to(self, version: str, lang: str, number: str) -> list[Reference]:
-        did = self.doc_id(version, lang)
-        rows = self.conn.execute(
-            "SELECT source, target, raw, title, dangling, stale FROM refs WHERE doc=? AND target=?",
-            (did, number),
+        return self._refs("doc=? AND target=?", (self.doc_id(version, lang), number))
+
+    def _rules(self, where: str, args: tuple, limit: int | None = None) -> list[Rule]:
+        """Rules matching a WHERE clause, in document order."""
+        sql = (
+            "SELECT number, kind, title, text, parent, examples, line FROM rules"
+            f" WHERE {where} ORDER BY ord" + (f" LIMIT {int(limit)}" if limit else "")
         )
-        return [Reference(s, t, r, ti, bool(d), bool(st)) for s, t, r, ti, d, st in rows]
+        return [
+            Rule(n, k, t, title, json.loads(ex), parent, line)
+            for n, k, title, t, parent, ex, line in self.conn.execute(sql, args)
+        ]
+
+    def _refs(self, where: str, args: tuple) -> list[Reference]:
+        """References matching a WHERE clause, in the order they were written."""
+        sql = f"SELECT source, target, raw, title, dangling, stale FROM refs WHERE {where}"
+        return [
+            Reference(s, t, raw, title, bool(d), bool(st))
+            for s, t, raw, title, d, st in self.conn.execute(sql, args)
+        ]
 
     def derived(self, key: str) -> object | None:
         row = self.conn.execute("SELECT value FROM derived WHERE key=?", (key,)).fetchone()
