@@ -164,6 +164,21 @@ def test_unknown_rule_is_a_helpful_404(client):
     assert page.find("a", href=re.compile(r"^/search\?q="))
 
 
+def test_an_old_rule_number_says_where_the_rule_went(client):
+    """A judge types the number from an old printout: the page names today's number."""
+    chain = client.get("/api/rules/702.7a/history?version=2015-01-23").get_json()["history"]
+    old = next(h for h in reversed(chain) if h["number"] != "702.7a")
+    r = client.get(f"/v/2015-01-23/rules/{old['number']}")
+    assert r.status_code == 404
+    went = soup(r).select_one(".went")
+    assert f"last appeared in {old['version']}" in went.get_text(" ", strip=True)
+    links = {a.get_text(): a["href"] for a in went.select("a")}
+    assert links["702.7a"] == "/v/2015-01-23/rules/702.7a"  # the version asked for stays
+    assert links["Its history"].startswith(f"/rules/{old['number']}/history")
+    near = [a["href"] for a in soup(r).select(".near a")]
+    assert near and all(h.startswith("/v/2015-01-23/rules/") for h in near)
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -78,6 +78,23 @@ def history(store: Store, number: str, version: str | None = None, lang: str = "
     return out
 
 
+def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> dict | None:
+    """Where a number that `version` lacks went: the last release that had it, what the rule is
+    numbered in `version` (`now`, None when it was removed) and the last release that still had
+    the rule under any number (`until`). None if no earlier release had the number."""
+    line = lineage(store, lang)
+    if version not in line.versions:
+        return None
+    k = line.versions.index(version)
+    for v in reversed(line.versions[:k]):
+        if store.rule(v, lang, number) is None:
+            continue
+        chain = [(w, n) for w, n in line.chain(number, v) if w <= version]
+        now = chain[-1][1] if chain[-1][0] == version else None
+        return {"number": number, "last_version": v, "now": now, "until": chain[-1][0]}
+    return None
+
+
 def diff(store: Store, old: str, new: str, lang: str = "en") -> dict:
     """Changes between any two releases: stored for neighbours, computed (and cached) otherwise."""
     a = store.resolve_version(old, lang)

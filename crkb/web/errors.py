@@ -24,9 +24,21 @@ def _suggestions(error: Exception) -> dict:
 
         _bid, store = served().current()
         vid = version or store.resolve_version(None)
-        return {"number": number, "version": vid, "near": data.nearest(store, vid, "en", number)}
+        out = {
+            "number": number,
+            "version": vid,
+            "pinned": version is not None,
+            "near": data.nearest(store, vid, "en", number),
+        }
     except Exception:  # noqa: BLE001
         return {}
+    try:
+        from crkb.diff.stored import whereabouts
+
+        out["went"] = whereabouts(store, number, vid)
+    except Exception:  # noqa: BLE001 - a rule page without lineage still gets its nearby rules
+        pass
+    return out
 
 
 def render_error(status: int, message: str, error: Exception | None = None):

@@ -117,7 +117,7 @@ def _rule_page(raw: str, version: str | None):
                 cols.append(data.column(store, v, lang, number, _terms(store, v, lang)))
                 missing = []
         if not cols:
-            raise missing_rule(number, vid, f"rule {number} is not in the rules of {vid}")
+            raise missing_rule(number, link_version, f"rule {number} is not in the rules of {vid}")
     main = cols[0]
     crumbs = data.breadcrumb(store, main.version, main.lang, number)
     badges = {c.lang: open_counts(store, served().data, c.version) for c in cols if c.lang == "zh"}
