@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Debian's Chromium, its driver and a CJK font for the browser tests (Playwright drives
-# /usr/bin/chromium; `playwright install` cannot download browsers on a closed network).
+# /usr/bin/chromium; `playwright install` cannot download browsers on a closed network), and wrk
+# for the load tests.
 set -euo pipefail
-if [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "wenquanyi\|wqy"; then
+if [ -x /usr/bin/chromium ] && command -v wrk >/dev/null && fc-list 2>/dev/null | grep -qi "wenquanyi\|wqy"; then
   exit 0
 fi
 SUDO=""

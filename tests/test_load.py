@@ -1,0 +1,68 @@
+"""Sustained load on the real archive: gunicorn -w 2, wrk with 32 connections, 5 s per mix.
+
+The same harness as `make bench` (scripts/loadtools.py, scripts/wrk/rotate.lua), shortened. Needs
+`wrk` (scripts/install-browser.sh installs it in CI): in CI a missing wrk fails, elsewhere it skips.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scripts import loadtools
+
+SECONDS = 5
+CONNECTIONS = 32
+MIN_RPS = 20  # not a speed target (that is `make bench`): proves the server kept serving
+
+
+@pytest.fixture(scope="module")
+def wrk() -> str:
+    """wrk's path; CI must have it."""
+    path = shutil.which("wrk")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("wrk is not installed; scripts/install-browser.sh installs it in CI")
+        pytest.skip("wrk is not installed (make browser-deps installs it)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def archive_mixes(archive_build: Path) -> dict[str, list[str]]:
+    return loadtools.mixes(archive_build, rules=600, searches=300, far_diffs=3)
+
+
+@pytest.fixture(scope="module")
+def archive_server(wrk: str, archive_build: Path) -> Iterator[loadtools.Server]:
+    with loadtools.serving(archive_build) as server:
+        yield server
+
+
+def test_mixes_cover_releases_and_languages(archive_mixes: dict[str, list[str]]) -> None:
+    """The load is spread over many releases, rules and both languages, not one cached URL."""
+    rules, search, diff = archive_mixes["rules"], archive_mixes["search"], archive_mixes["diff"]
+    assert len(set(rules)) > 500
+    assert len({p.split("/")[2] for p in rules if p.startswith("/v/")}) > 50  # releases
+    assert any("lang=zh" in p for p in rules) and any("lang=en" in p for p in rules)
+    assert len(set(search)) > 150
+    assert any(p.startswith("/search?") for p in search)
+    assert any("%E" in p for p in search)  # Chinese queries (percent-encoded UTF-8)
+    assert len({p for p in diff if p.startswith("/diff/")}) > 100
+
+
+@pytest.mark.parametrize("mix", loadtools.MIXES)
+def test_sustained_load_has_no_failed_request(
+    wrk: str, archive_server: loadtools.Server, archive_mixes: dict[str, list[str]], mix: str
+) -> None:
+    paths = archive_mixes[mix]
+    loadtools.warm(archive_server.base, paths[:4])
+    load = loadtools.run_wrk(
+        wrk, archive_server.base, mix, paths, seconds=SECONDS, connections=CONNECTIONS
+    )
+    assert load.errors == 0, f"{load.describe()}\n{archive_server.log_tail()}"
+    assert load.rps > MIN_RPS, load.describe()
+    assert archive_server.proc.poll() is None, archive_server.log_tail()
