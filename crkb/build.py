@@ -42,6 +42,7 @@ class Assembly:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     terms_files: list[str] = field(default_factory=list)
     reported: list[tuple[str, str]] = field(default_factory=list)  # recognised, not stored
+    flagged: list[tuple[str, str]] = field(default_factory=list)  # stored, with a defect
     lineages: dict = field(default_factory=dict)  # per language, set by the lineage step
 
 
@@ -54,6 +55,7 @@ class BuildReport:
     reported: list[tuple[str, str]]
     seconds: float
     steps: dict[str, float]
+    flagged: list[tuple[str, str]] = field(default_factory=list)
 
 
 def discover(corpus_dirs: Iterable[Path]) -> list[Path]:
@@ -119,10 +121,15 @@ def _merge(parts: list[Document]) -> Document:
 
 
 def _prefer(a: Document, b: Document) -> tuple[Document, Document]:
-    """Of two official files of one release, keep the one named by its own date, else the later."""
+    """Of two official files of one release, keep a whole one, then the one named by its own
+    date, else the later."""
 
-    def rank(d: Document) -> tuple[int, str]:
-        return (int(identity.file_date(d.source) == d.version), identity.file_date(d.source) or "")
+    def rank(d: Document) -> tuple[int, int, str]:
+        return (
+            int(not d.flags.get("truncated")),
+            int(identity.file_date(d.source) == d.version),
+            identity.file_date(d.source) or "",
+        )
 
     return (a, b) if rank(a) >= rank(b) else (b, a)
 
@@ -157,6 +164,14 @@ def assemble(results: list[tuple], progress: Progress) -> Assembly:
             asm.docs[key] = keep
             flags.setdefault("duplicate_of", {})[drop.source] = keep.source
             asm.sources[key] = [keep.source, drop.source]
+            asm.skipped.append(
+                (
+                    drop.source,
+                    f"{drop.source}: another copy of release {doc.version} ({doc.lang}),"
+                    f" {keep.source} is used"
+                    + (" (this copy is truncated)" if drop.flags.get("truncated") else ""),
+                )
+            )
         else:
             asm.docs[key] = doc
             asm.sources[key] = [doc.source]
@@ -177,6 +192,7 @@ def assemble(results: list[tuple], progress: Progress) -> Assembly:
         flags = asm.vflags.setdefault(vid, {})
         if doc.flags.get("truncated"):
             flags["truncated"] = True
+            asm.flagged.append((doc.source, f"{doc.source}: truncated: stored, flagged as such"))
         if n := doc.flags.get("replacement_chars"):
             flags["replacement_chars"] = int(flags.get("replacement_chars", 0)) + int(n)  # type: ignore[arg-type]
     return asm
@@ -231,10 +247,9 @@ def build(
     steps["parse"] = time.perf_counter() - t0
     asm = assemble(results, progress)
     asm.terms_files = [str(p) for p in terms_files]
-    if strict and asm.skipped:
-        raise BadInput(
-            f"--strict: {len(asm.skipped)} file(s) could not be used; first: {asm.skipped[0][1]}"
-        )
+    if strict and (asm.skipped or asm.flagged):
+        bad = asm.skipped + asm.flagged
+        raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
     if not asm.docs:
         raise BadInput(f"{':'.join(map(str, corpus_dirs))}: no usable rules document found")
     data.mkdir(parents=True, exist_ok=True)
@@ -262,4 +277,5 @@ def build(
         asm.reported,
         time.perf_counter() - t0,
         steps,
+        asm.flagged,
     )

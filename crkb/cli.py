@@ -48,6 +48,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     report = build(corpus, data, strict=args.strict)
     for _path, reason in report.skipped:
         print(f"skipped: {reason}", file=sys.stderr)
+    for _path, reason in report.flagged:
+        print(f"flagged: {reason}", file=sys.stderr)
     for path, what in report.reported:
         print(f"recognised, not stored: {path}: {what}", file=sys.stderr)
     steps = ", ".join(f"{k} {v:.1f}s" for k, v in report.steps.items())
