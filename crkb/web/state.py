@@ -94,8 +94,10 @@ class Served:
             return 0
 
     def index_dir(self) -> Path:
-        """Where the current build's search index lives."""
-        return current_build(self.data) / "index"
+        """The search index beside the store being served (not the `current` link, which a
+        build may have switched since this request opened the store)."""
+        _bid, store = self.current()
+        return store.path.parent / "index"
 
     def memoised(self, key: tuple, make):
         """A value computed once per build (term regexes, glossary orderings, lineage)."""
