@@ -148,7 +148,19 @@ def assemble(results: list[tuple], progress: Progress) -> Assembly:
             what = f"language: {result.language}" if result.language else "garbled copy"
             asm.reported.append((path, what))
             continue
+        if not result.documents:  # e.g. the credits page of a rules site
+            asm.reported.append((path, result.warnings[0] if result.warnings else "no rules in it"))
+            continue
         for doc in result.documents:
+            if not identity.is_date(doc.version):  # a copy that names no release
+                asm.skipped.append(
+                    (
+                        path,
+                        f"{path}: no release date in the text or the file name"
+                        f" ({doc.lang}); `crkb identify` tells which release it is",
+                    )
+                )
+                continue
             (official if doc.format in OFFICIAL else other).append(doc)
     alias_of: dict[str, str] = {}
     for doc in sorted(official, key=lambda d: d.source):
@@ -180,8 +192,11 @@ def assemble(results: list[tuple], progress: Progress) -> Assembly:
         doc.version = alias_of.get(doc.version, doc.version)
         groups.setdefault((doc.version, doc.lang), []).append(doc)
     for key, parts in groups.items():
-        if key in asm.docs:
-            continue  # the official text of that release wins over a copy of part of it
+        if key in asm.docs:  # the official text of that release wins over a copy of part of it
+            for d in parts:
+                reason = f"{d.source}: a copy of release {key[0]} ({key[1]}), whose official text"
+                asm.skipped.append((d.source, reason + f" ({asm.docs[key].source}) is used"))
+            continue
         merged = _merge(parts)
         merged.flags["partial"] = True
         asm.docs[key] = merged

@@ -202,7 +202,7 @@ def _rule_json(store, version: str, lang: str, number: str) -> dict:
 
 def _print_rule(d: dict) -> None:
     head = (
-        f"{d['number']}. {d['title']}"
+        f"{d['number']} {d['title']}"
         if d["kind"] in ("chapter", "section")
         else f"{d['number']} {d['text']}"
     )

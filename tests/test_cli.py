@@ -225,3 +225,38 @@ def test_diff_history_search_check_commands(archive_build, capsys):
     again = json.loads(capsys.readouterr().out)
     assert first not in [f["id"] for f in again["findings"]]
     assert len(again["findings"]) == len(c["findings"]) - 1
+
+
+def test_show_writes_chapter_and_section_numbers_without_a_dot(archive_build, capsys):
+    assert main(["show", "9", "--data", str(archive_build)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert re.match(r"^\[\S+ en\] 9 Casual Variants$", out[0])
+    assert any(re.match(r"^\s+901 Planechase$", line) for line in out[1:])
+    assert not [line for line in out if re.match(r"^\W*\d{1,3}\. ", line)]
+
+
+def test_serve_on_a_port_in_use_is_one_line(archive_build, tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "crkb",
+                "serve",
+                "--port",
+                str(port),
+                "--data",
+                str(archive_build),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"--port {port}" in lines[0] and "in use" in lines[0]

@@ -42,6 +42,14 @@ def junk_corpus(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> tupl
         (corpus / name).write_bytes(content)
     # a truncated release with no whole copy beside it is stored, flagged as truncated
     (corpus / "2023-11-17.txt").write_bytes(older[: len(older) // 2])
+    # a bilingual web page of a release whose official texts are here; a site's credits page
+    # (in a folder named by the release's date), the same page naming no release at all
+    page = (archive / "zh/markdown/2024-04-10/9.md").read_bytes()
+    (corpus / "site" / "2024-04-10").mkdir(parents=True)
+    (corpus / "site" / "2024-04-10" / "9.md").write_bytes(page)
+    (corpus / "site" / "9.md").write_bytes(page)
+    credits = (archive / "zh/dokuwiki/2021-09-24/credits.txt").read_bytes()
+    (corpus / "site" / "credits.txt").write_bytes(credits)
     return corpus, {name: reason for name, (_c, reason) in junk.items()}
 
 
@@ -59,7 +67,14 @@ def test_each_junk_file_is_named_with_its_reason_and_the_good_files_are_built(
     truncated = [ln for ln in lines if "2023-11-17.txt" in ln]
     assert len(truncated) == 1 and truncated[0].startswith("flagged:")
     assert "truncated" in truncated[0]
-    assert len(lines) == len(reasons) + 1  # nothing else complained about
+    page = [ln for ln in lines if str(corpus / "site" / "2024-04-10" / "9.md") in ln]
+    assert len(page) == 2 and all(ln.startswith("skipped:") for ln in page)  # en and zh
+    assert all("a copy of release 2024-04-12" in ln and "is used" in ln for ln in page)
+    undated = [ln for ln in lines if str(corpus / "site" / "9.md:") in ln]
+    assert len(undated) == 2 and all("no release date" in ln for ln in undated)
+    assert len(lines) == len(reasons) + 5  # nothing else complained about
+    credits = [ln for ln in out.stderr.splitlines() if ln.startswith("recognised, not stored:")]
+    assert len(credits) == 1 and str(corpus / "site" / "credits.txt") in credits[0]
 
     versions = json.loads(crkb("versions", "--json", data=tmp_path).stdout)["versions"]
     by_id = {v["id"]: v for v in versions}

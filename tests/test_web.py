@@ -508,3 +508,40 @@ def test_translation_page_filters_by_chapter(client):
     assert len(page.select(".finding")) == len(seven)
     assert client.get("/translation/2024-04-12?chapter=x%3Cb%3E").status_code == 404
     assert client.get("/api/translation?version=2024-04-12&chapter=junk").status_code == 404
+
+
+def test_findings_carry_the_texts_as_they_are_and_marked(client, store):
+    found = client.get("/api/translation?version=2024-04-12&chapter=115.3").get_json()["findings"]
+    ref = next(f for f in found if f["kind"] == "references")
+    assert ref["en"] == store.rule("2024-04-12", "en", "115.3").text  # character for character
+    assert ref["zh"] == store.rule("2024-04-12", "zh", "115.3").text
+    assert "<mark>115.7</mark>" in ref["en_marked"] and "<mark>115.6</mark>" in ref["zh_marked"]
+    page = soup(client.get("/translation/2024-04-12?chapter=115.3"))
+    assert [m.get_text() for m in page.select(".finding [lang=en] mark")][:1] == ["115.7"]
+
+
+def test_latest_means_the_newest_translation_on_the_translation_page(client, store):
+    newest_zh = store.version_ids("zh")[-1]
+    r = client.get("/translation/latest")
+    assert r.status_code == 200
+    assert soup(r).select_one("h1 small").get_text() == newest_zh
+
+
+def test_numbers_are_written_without_a_trailing_dot(client):
+    number_dot = re.compile(r"^\d{1,3}(?:\.\d+[a-z]*)?\.(?:\s|$)")
+    for url in ["/", "/rules/9", "/rules/702", "/keywords", "/rules/702.2"]:
+        page = soup(client.get(url))
+        labels = [e.get_text(" ", strip=True) for e in page.select("main a, main h1, main h3")]
+        assert labels and not [t for t in labels if number_dot.match(t)], url
+
+
+def test_api_diff_and_history_in_either_language(client, store):
+    zh = store.version_ids("zh")
+    r = client.get(f"/api/diff?from={zh[-2]}&to={zh[-1]}&lang=zh").get_json()
+    assert r["lang"] == "zh" and r["from"] == zh[-2] and r["to"] == zh[-1]
+    assert client.get(f"/api/diff?from={zh[-2]}&to={zh[-1]}&lang=fr").status_code == 400
+    en_only = store.version_ids("en")[-1]
+    assert client.get(f"/api/diff?from={zh[-1]}&to={en_only}&lang=zh").status_code == 404
+    h = client.get("/api/rules/702.19b/history?lang=zh").get_json()
+    assert h["lang"] == "zh" and h["history"][-1]["version"] == zh[-1]
+    assert all(v["version"] in zh for v in h["history"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,19 +32,30 @@ class Finding:
         self.id = finding_id(self.kind, self.rule, self.items)
 
     def to_json(self) -> dict[str, object]:
-        """The JSON shape of `crkb check --json` and `/api/translation`."""
+        """The JSON shape of `crkb check --json` and `/api/translation`: `en`/`zh` are the texts
+        as they are (character for character), `en_marked`/`zh_marked` the same as HTML with
+        the differing parts in <mark>."""
+        return {
+            "rule": self.rule,
+            "kind": self.kind,
+            "detail": self.detail,
+            "en": unmark(self.en),
+            "zh": unmark(self.zh),
+            "en_marked": self.en,
+            "zh_marked": self.zh,
+            "id": self.id,
+        }
+
+    def to_record(self) -> dict[str, object]:
+        """Everything needed to rebuild the Finding (the build stores findings this way)."""
         return {
             "rule": self.rule,
             "kind": self.kind,
             "detail": self.detail,
             "en": self.en,
             "zh": self.zh,
-            "id": self.id,
+            "items": list(self.items),
         }
-
-    def to_record(self) -> dict[str, object]:
-        """Everything needed to rebuild the Finding (the build stores findings this way)."""
-        return {**self.to_json(), "items": list(self.items)}
 
     @classmethod
     def from_record(cls, rec: dict) -> Finding:
@@ -56,6 +68,11 @@ def finding_id(kind: str, rule: str, items: Iterable[str]) -> str:
     """A short stable hash of version-independent facts."""
     key = "\x1f".join([kind, rule, *sorted(items)])
     return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+
+
+def unmark(marked: str) -> str:
+    """The text a `mark`ed HTML string was made from."""
+    return html.unescape(marked.replace("<mark>", "").replace("</mark>", ""))
 
 
 def mark(text: str, spans: Iterable[tuple[int, int]]) -> str:

@@ -63,6 +63,14 @@ def stated_date(text: str) -> str | None:
     return min(found)[1] if found else None
 
 
+def is_date(version: str) -> bool:
+    """Is this a release id (an ISO date), not a placeholder for an unknown one?"""
+    return (
+        bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", version))
+        and _iso(*(int(x) for x in version.split("-"))) is not None
+    )
+
+
 def file_date(path: str | Path) -> str | None:
     """`2024-04-10.txt`, `CR-20240410.txt`, or a folder named by date → `2024-04-10`."""
     p = Path(path)

@@ -264,7 +264,7 @@ class Store:
             "SELECT id, aliases, title, flags FROM versions ORDER BY id"
         ):
             rows = docs.get(vid, [])
-            sources = [s for r in rows for s in json.loads(r[2])]
+            sources = list(dict.fromkeys(s for r in rows for s in json.loads(r[2])))
             out.append(
                 VersionInfo(
                     id=vid,

@@ -75,7 +75,8 @@ def diff():
     a, b = request.args.get("from"), request.args.get("to")
     if not a or not b:
         raise BadInput("both from and to are required (version ids, aliases or latest)")
-    result = derived.diff(store, resolve(store, a), resolve(store, b))
+    lang = _lang_arg(allowed=("en", "zh"))
+    result = derived.diff(store, resolve_lang(store, a, lang), resolve_lang(store, b, lang), lang)
     return jsonify(result)
 
 
@@ -85,8 +86,9 @@ def history(number: str):
 
     _bid, store = served().current()
     n = data.rule_number(number)
-    vid = resolve(store, request.args.get("version"))
-    return jsonify(derived.history(store, n, vid))
+    lang = _lang_arg(allowed=("en", "zh"))
+    vid = resolve_lang(store, request.args.get("version"), lang)
+    return jsonify(derived.history(store, n, vid, lang))
 
 
 @bp.get("/translation")

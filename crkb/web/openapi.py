@@ -117,14 +117,25 @@ SCHEMAS: dict[str, dict] = {
         }
     ),
     "Finding": _obj(
-        {"rule": _S, "kind": _S, "detail": _S, "en": _S, "zh": _S, "id": _S, "status": _S}
+        {
+            "rule": _S,
+            "kind": _S,
+            "detail": _S,
+            "en": _S,
+            "zh": _S,
+            "en_marked": _S,
+            "zh_marked": _S,
+            "id": _S,
+            "status": _S,
+        },
+        required=["rule", "kind", "detail", "en", "zh", "id"],
     ),
     "Translation": _obj(
         {"version": _S, "total": _I, "counts": _COUNTS, "findings": _arr(_ref("Finding"))}
     ),
     "Identified": _obj(
         {"lang": _NS, "versions": _arr(_S), "rules_matched": _I, "changed_since": _arr({})},
-        required=["versions"],
+        required=["lang", "versions", "rules_matched", "changed_since"],
     ),
 }
 
@@ -179,6 +190,11 @@ VERSION = _param(
     },
     description="version id, alias or latest (default latest)",
 )
+TEXT_LANG = _param(
+    "lang",
+    schema={"type": "string", "enum": ["en", "zh"]},
+    description="which language's releases (default en)",
+)
 NUMBER = _param(
     "number",
     "path",
@@ -227,7 +243,7 @@ def document() -> dict:
             "/api/rules/{number}/history": {
                 "get": {
                     "summary": "the rule through every release, following renumbering",
-                    "parameters": [NUMBER, VERSION],
+                    "parameters": [NUMBER, VERSION, TEXT_LANG],
                     "responses": _ok("History", "the history"),
                 }
             },
@@ -259,6 +275,7 @@ def document() -> dict:
                     "parameters": [
                         _param("from", required=True, schema=VERSION_NAME),
                         _param("to", required=True, schema=VERSION_NAME),
+                        TEXT_LANG,
                     ],
                     "responses": _ok("Diff", "the changes"),
                 }

@@ -24,11 +24,12 @@ def missing_rule(number: str, version: str | None, message: str) -> NotFound:
     return e
 
 
-def resolve(store, name: str | None) -> str:
-    """A version id from a URL or form value; path tricks are unknown versions."""
+def resolve(store, name: str | None, lang: str | None = None) -> str:
+    """A version id from a URL or form value (`latest`: the newest with a `lang` text, when
+    given); path tricks are unknown versions."""
     if name not in (None, "", "latest") and not _VERSION.match(name or ""):
         raise NotFound(f"unknown version {name[:40]!r}; the home page lists every release")
-    return store.resolve_version(name)
+    return store.resolve_version(name, lang)
 
 
 def _langs() -> list[str]:
@@ -321,7 +322,7 @@ def translation(version: str):
     from crkb.web import derived
 
     _bid, store = served().current()
-    vid = resolve(store, version)
+    vid = resolve(store, version, "zh")
     kind = request.args.get("kind") or None
     chapter = derived.scope(request.args.get("chapter"))
     result = derived.translation(store, vid, kind, chapter)
