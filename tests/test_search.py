@@ -154,8 +154,8 @@ def test_typo_is_corrected_with_a_suggestion(s: Searcher) -> None:
 
 def test_chinese_keyword_and_traditional_characters(s: Searcher) -> None:
     assert first(s.search("死触")) == "702.2"
-    r = s.search("死觸")
-    assert (r["lang"], r["query"], first(r)) == ("zh", "死触", "702.2")
+    r = s.search("死觸")  # found through Simplified, echoed as typed
+    assert (r["lang"], r["query"], first(r)) == ("zh", "死觸", "702.2")
 
 
 def test_game_term_found_inside_longer_text(s: Searcher) -> None:

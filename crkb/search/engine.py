@@ -196,11 +196,12 @@ class Searcher:
             raise BadInput(f"--limit: expected a number, not {limit!r}") from None
         if lang == "auto":
             lang = "zh" if analysis.has_cjk(q) else "en"
+        asked = q  # echoed as typed (bounded and cleaned), not as converted to Simplified
         if lang == "zh":
             q = self.to_simplified(q)
         vid, o = self.resolve_version(lang, version)
         out = {
-            "query": q,
+            "query": asked,
             "lang": lang,
             "version": vid,
             "total": 0,
