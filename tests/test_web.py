@@ -545,3 +545,15 @@ def test_api_diff_and_history_in_either_language(client, store):
     h = client.get("/api/rules/702.19b/history?lang=zh").get_json()
     assert h["lang"] == "zh" and h["history"][-1]["version"] == zh[-1]
     assert all(v["version"] in zh for v in h["history"])
+
+
+def test_chinese_search_in_a_release_without_a_translation_reads_the_one_before(client, store):
+    zh = store.version_ids("zh")
+    en_only = next(v for v in reversed(store.version_ids("en")) if v not in zh)
+    before = max(v for v in zh if v < en_only)
+    r = client.get(f"/api/search?q=践踏&lang=zh&version={en_only}").get_json()
+    assert r["version"] == before and r["hits"]
+    assert {h["version"] for h in r["hits"]} == {before}
+    oldest = store.version_ids("en")[0]
+    missing = client.get(f"/api/search?q=践踏&lang=zh&version={oldest}")
+    assert missing.status_code == 404 and "no zh text" in missing.get_json()["error"]

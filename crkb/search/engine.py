@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import json
 import pickle
@@ -161,7 +162,9 @@ class Searcher:
     # -- the query -----------------------------------------------------------------------------
 
     def resolve_version(self, lang: str, version: str | None) -> tuple[str, int | None]:
-        """A version id, alias or `latest` → (id, ordinal in lang or None when lang lacks it)."""
+        """A version id, alias or `latest` → (id, ordinal in lang). A release with no `lang` text
+        is read in the newest `lang` text before it (a translation lags the English), as rule
+        pages do; None when `lang` has no text at all."""
         vs = self.versions.get(lang, [])
         if version in (None, "", "latest"):
             if not vs:
@@ -171,7 +174,11 @@ class Searcher:
         if v in vs:
             return v, vs.index(v)
         if any(v in other for other in self.versions.values()):
-            return v, None
+            k = bisect.bisect_right(vs, v)
+            if k == 0:
+                first = f" (the first is {vs[0]})" if vs else ""
+                raise NotFound(f"version {v} has no {lang} text, nor any before it{first}")
+            return vs[k - 1], k - 1
         raise NotFound(f"unknown version: {version}")
 
     def search(
