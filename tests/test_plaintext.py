@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from crkb.errors import NotARulesDocument
 from crkb.sources.decode import decode
 from crkb.sources.reader import read_bytes
+from tests.conftest import parsed
 
 HEAD = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {date}.\n\n"
 INTRO = (
@@ -109,15 +113,20 @@ def test_every_example_is_kept_with_its_rule_and_continuations_stay():
     )
 
 
-def test_chinese_examples_and_glossary():
-    text = (
+def zh_doc_text(body: str) -> str:
+    """A small Chinese release (effective April 12, 2024), `body` opening its section 100."""
+    return (
         "万智牌完整规则\n\n此规则于2024年4月12日起生效。\n\n前言\n\n本文件。\n\n"
         "目录\n\n1. 游戏概念\n100. 总则\n\n词汇表\n\n版权信息\n\n"
-        "1. 游戏概念\n\n100. 总则\n\n100.1. 这些万智牌规则适用于任何游戏。\n\n"
-        "例如：甲。\n\n例如：乙。\n\n"
+        "1. 游戏概念\n\n100. 总则\n\n"
+        + body
         + "".join(f"100.{i}. 填充规则{i}。\n\n" for i in range(10, 70))
         + "词汇表\n\n异能\n1. 一个物件上的叙述。\n参见规则100.1。\n\n版权信息\n\n设计\n"
     )
+
+
+def test_chinese_examples_and_glossary():
+    text = zh_doc_text("100.1. 这些万智牌规则适用于任何游戏。\n\n例如：甲。\n\n例如：乙。\n\n")
     doc = parse(text)
     assert doc.lang == "zh" and doc.version == "2024-04-12" and doc.alias == "2024-04-10"
     assert doc.rule_map()["100.1"].examples == ["甲。", "乙。"]
@@ -132,6 +141,52 @@ def test_keyword_rule_titles():
     doc = parse(doc_text("100.1. Deathtouch\n\n100.1a Deathtouch is a static ability.\n\n"))
     assert doc.rule_map()["100.1"].title == "Deathtouch"
     assert doc.rule_map()["100.1a"].title is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "生物可以进行攻击和阻挡。（参见规则508，“宣告攻击者步骤”。）",
+        "然后，主动牌手得到优先权。（参见规则117，“时机和优先权”。）",
+        "双头巨人玩法使用队伍共享回合模式。（参见规则805。）",
+        "此牌称为「移魂」",
+        "此牌称为『移魂』",
+        "见【规则】",
+        "Creatures can attack and block. (See rule 508.)",
+    ],
+    ids=[
+        "paren-quote",
+        "paren-priority",
+        "paren-short",
+        "corner",
+        "white-corner",
+        "lenticular",
+        "en-paren",
+    ],
+)
+def test_a_sentence_closing_a_bracket_is_not_a_title(line):
+    doc = parse(zh_doc_text(f"100.1. {line}\n\n100.2. 死触\n\n100.2a 死触是静止式异能。\n\n"))
+    rules = doc.rule_map()
+    assert rules["100.1"].text == line and rules["100.1"].title is None
+    assert rules["100.2"].title == "死触"
+
+
+def test_slipped_space_after_the_section_dot_is_read_as_the_rule():
+    body = (
+        '100.1. Storm\n\n100. 1a Storm is a triggered ability. "Storm" means more.\n\n'
+        "Example: A copy.\n\n100. 1b If a spell has multiple instances of storm, each triggers.\n\n"
+    )
+    text = doc_text(body)
+    doc = parse(text)
+    rules = doc.rule_map()
+    assert rules["100.1a"].text == 'Storm is a triggered ability. "Storm" means more.'
+    assert rules["100.1a"].kind == "subrule" and rules["100.1a"].parent == "100.1"
+    assert rules["100.1a"].examples == ["A copy."]
+    assert rules["100.1b"].text == "If a spell has multiple instances of storm, each triggers."
+    assert [(r.kind, r.title) for r in doc.rules if r.number == "100"] == [("section", "General")]
+    line = next(i for i, ln in enumerate(text.split("\n"), 1) if ln.startswith("100. 1a"))
+    assert f"line {line}: '100. 1a', a space after the dot, read as rule 100.1a" in doc.warnings
+    assert not any("appears twice" in w for w in doc.warnings)
 
 
 def test_glossary_entries_with_numbered_senses():
@@ -182,3 +237,64 @@ def test_truncated_document_is_flagged():
 def test_a_file_stating_another_release_is_filed_under_it():
     doc = parse(doc_text("100.1. First.\n\n", date="June 1, 2014"), name="2016-06-01.txt")
     assert doc.version == "2014-06-01" and doc.alias == "2016-06-01"
+
+
+# --- the real archive --------------------------------------------------------------------------
+
+# Independent tally of the July 2009 release (both files), with test_archive.py's `body`:
+#   sections: body F | grep -cE '^ ?[0-9]{3}\. [^0-9]'
+#   rules:    body F | grep -cE '^ ?[0-9]{3}\.[0-9]+([^0-9a-z]|$)'
+#   subrules: body F | grep -cE '^ ?[0-9]{3}\.( [0-9]+|[0-9]+)[a-z]'   ("702. 37a" counts)
+#   examples: body F | grep -cE '^ ?Example:'; glossary as in test_archive.py
+JULY_2009 = {"sections": 104, "rules": 648, "subrules": 824, "examples": 189, "glossary": 408}
+
+
+@pytest.mark.archive
+@pytest.mark.parametrize("name", ["2009-07-08", "2009-07-11"])
+def test_july_2009_slipped_storm_subrules_are_rules(archive, name):
+    path = archive / "en" / "txt" / f"{name}.txt"
+    lines = decode(path.read_bytes()).text.split("\n")
+    (doc,) = parsed(str(path)).documents
+    rules = doc.rule_map()
+    for number in ("702.37a", "702.37b"):
+        rule = rules[number]
+        slip = f"702. {number[4:]} "
+        assert lines[rule.line - 1] == slip + rule.text
+        assert rule.kind == "subrule" and rule.parent == "702.37"
+        assert any(f"{slip.strip()!r}, a space after the dot" in w for w in doc.warnings)
+    assert rules["702.37"].title == "Storm"
+    assert [r.title for r in doc.rules if r.number == "702"] == ["Keyword Abilities"]
+    assert doc.counts() == JULY_2009
+
+
+_CLOSING = re.compile(r"[.。:：;；!?！？”\"')）」』】\]]$")
+
+
+@pytest.mark.archive
+def test_no_title_in_the_archive_ends_a_sentence_or_closes_a_bracket(archive):
+    """Keyword titles ("死触", "Deathtouch") name rules; a sentence never becomes a title."""
+    paths = [
+        *sorted(archive.glob("en/txt/*.txt")),
+        *sorted(archive.glob("zh/txt/*.txt")),
+        *sorted(archive.glob("zh/markdown/*/*.md")),
+        *sorted(archive.glob("zh/dokuwiki/*/*.txt")),
+    ]
+    refused, titled, bad = [], 0, []
+    for path in paths:
+        try:
+            result = parsed(str(path))
+        except NotARulesDocument:
+            refused.append(path.relative_to(archive).as_posix())
+            continue
+        for doc in result.documents:
+            for r in doc.rules:
+                if r.title:
+                    titled += 1
+                    if _CLOSING.search(r.title.strip()):
+                        bad.append((path.name, doc.lang, r.number, r.title[:40]))
+    assert refused == ["en/txt/1999-04-21.txt"]  # a rulings summary
+    assert bad == []
+    assert titled > 30_000
+    zh = parsed(str(archive / "zh/txt/2024-04-10.txt")).documents[0].rule_map()
+    assert (zh["702.2"].title, zh["702.19"].title) == ("死触", "践踏")
+    assert zh["302.5"].text.endswith("）") and zh["302.5"].title is None

@@ -20,6 +20,8 @@ from crkb.sources.plaintext import _block, attach_titles, body_start
 NUMBERED = re.compile(r"^\s*(\d{3})\.(\d*)([a-z]{0,2})(?![\d])\.? ?(.*)$")
 SECTION = re.compile(r"^\s*(\d{3})\.?\s+(\S.*)$")
 CHAPTER = re.compile(r"^\s*(\d)\.\s+(\S.*)$")
+# "606. 8b Players win …": a space after the section's dot (read only inside section 606).
+SLIPPED = re.compile(r"^\s*(\d{3})\. (\d+)([a-z]{0,2})(?![\d])\.? ?(\S.*)$")
 EXAMPLE = re.compile(r"^\s*(?:EXAMPLE|Example)\s*:\s?")
 SENSE = re.compile(r"^\d+\.\s")  # a glossary entry's numbered sense ("2. A game ends …")
 DECORATION = re.compile(r"^\s*[-=_*]{3,}\s*$")
@@ -147,7 +149,14 @@ class _State:
 def _numbered(p: Paragraph, st: _State, warnings: list[str]) -> Rule | None:
     m = rule_match(p.text)
     if not m:
-        return None
+        m = SLIPPED.match(p.text)
+        if not m or int(m.group(1)) != st.section or _NOT_RULE_START.match(m.group(4)):
+            return None
+        slip = p.text[: m.start(4)].strip()
+        warnings.append(
+            f"line {p.line}: {slip!r}, a space after the dot, read as rule "
+            f"{m.group(1)}.{m.group(2)}{m.group(3)}"
+        )
     head, rule, letters, text = m.groups()
     if not rule:  # "408.f": the rule number was dropped; it is the previous rule's
         prev = st.last_rule

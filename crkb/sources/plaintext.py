@@ -3,8 +3,8 @@
 A document is read in four steps, each a small function over the decoded lines:
 `split_parts` (front matter, contents, rules, glossary, credits) → `parse_rules` →
 `parse_glossary` → `attach_titles`. Rule text is the source line minus its number, character for
-character; the publisher's slips (`119.1d.`, `606.5 ` without a dot, `901.4.All`, a leading space)
-change where the number ends, never the text.
+character; the publisher's slips (`119.1d.`, `606.5 ` without a dot, `901.4.All`, a leading space,
+`702. 37a` with a space after the section's dot) change where the number ends, never the text.
 """
 
 from __future__ import annotations
@@ -20,6 +20,12 @@ NUMBERED = re.compile(r"^ ?(\d{3})\.(\d+)([a-z]{0,2})(?![\d])\.?(?: ?)(.*)$")
 SECTION = re.compile(r"^ ?(\d{3})\.? +(\S.*)$")
 CHAPTER = re.compile(r"^ ?(\d)\. +(\S.*)$")
 EXAMPLE = re.compile(r"^ ?(?:Example:|例如[：:])\s?")
+# "702. 37a Storm is …": a rule line with a space after the section's dot (read only inside an
+# open section, where a second heading of that section cannot be meant).
+SLIPPED = re.compile(r"^ ?(\d{3})\. (\d+)([a-z]{0,2})(?![\d])\.?(?: ?)(\S.*)$")
+# A line that ends a sentence, or closes a bracket or quotation, is not a title. Full-width
+# closers end Chinese sentences: "…生物可以进行攻击和阻挡。（参见规则508。）".
+SENTENCE_END = re.compile(r"[.。:：;；!?！？”)）」』】\]]$|[,，。] ")
 
 GLOSSARY_HEADINGS = ("Glossary", "词汇表")
 CREDITS_HEADINGS = ("Credits", "版权信息")
@@ -78,7 +84,14 @@ def looks_like_title(text: str) -> bool:
     t = text.strip()
     if not t or len(t) > 60:
         return False
-    return not re.search(r"[.。:：;；!?！？”)]$|[,，。] ", t)
+    return not SENTENCE_END.search(t)
+
+
+def _numbered_rule(m: re.Match[str], line: int) -> Rule:
+    """A rule or subrule from a `NUMBERED` (or `SLIPPED`) match: its text is group 4, as is."""
+    number = f"{m.group(1)}.{m.group(2)}{m.group(3)}"
+    kind = "subrule" if m.group(3) else "rule"
+    return Rule(number, kind, m.group(4), parent=parent_of(number), line=line)
 
 
 def parse_rules(lines: Sequence[str], start: int, end: int) -> tuple[list[Rule], list[str]]:
@@ -94,9 +107,13 @@ def parse_rules(lines: Sequence[str], start: int, end: int) -> tuple[list[Rule],
             continue
         m = NUMBERED.match(line)
         if m:
-            number = f"{m.group(1)}.{m.group(2)}{m.group(3)}"
-            kind = "subrule" if m.group(3) else "rule"
-            current = Rule(number, kind, m.group(4), parent=parent_of(number), line=i + 1)
+            current = _numbered_rule(m, i + 1)
+        elif (m := SLIPPED.match(line)) and m.group(1) in seen:
+            current = _numbered_rule(m, i + 1)
+            slip = line[: m.start(4)].strip()
+            warnings.append(
+                f"line {i + 1}: {slip!r}, a space after the dot, read as rule {current.number}"
+            )
         elif (m := SECTION.match(line)) and int(m.group(1)) // 100 == chapter:
             number = m.group(1)
             current = Rule(

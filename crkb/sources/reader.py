@@ -13,7 +13,7 @@ from pathlib import Path
 from crkb.errors import NotARulesDocument
 from crkb.graph.references import link_document
 from crkb.model import Document, ParseResult
-from crkb.sources import identity
+from crkb.sources import identity, webcopy
 from crkb.sources.decode import NotText, decode
 from crkb.sources.language import cjk_share
 
@@ -73,7 +73,10 @@ def read_bytes(data: bytes, path: str) -> ParseResult:
         raise _refuse(path, "a rulings summary with no numbered rules, not the Comprehensive Rules")
     fmt = detect_format(text)
     fdate = identity.file_date(path)
-    result = _dispatch(fmt, text, path, fdate)
+    try:
+        result = _dispatch(fmt, text, path, fdate)
+    except webcopy.NotRulesText as e:
+        raise _refuse(path, str(e)) from None
     for doc in result.documents:
         if decoded.replacement_chars:
             doc.flags["replacement_chars"] = decoded.replacement_chars
@@ -107,8 +110,6 @@ def _dispatch(fmt: str, text: str, path: str, fdate: str | None) -> ParseResult:
         from crkb.sources import html
 
         return html.parse(text, source=path, file_date=fdate)
-    from crkb.sources import webcopy
-
     return webcopy.parse(text, source=path, file_date=fdate)
 
 

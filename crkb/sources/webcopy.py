@@ -35,8 +35,21 @@ _PAIRED_TITLE = re.compile(
 )
 _SENTENCE_END = re.compile(r"[.。:：;；!?！？”\"')）]$")
 _RUN_ON = re.compile(r"[A-Za-z]{25,}")  # words glued together by a site that strips spaces
+# Words of the rules that survive in a garbled copy's glued runs ("Aplayermaycastaninstant…").
+_GAME_WORD = re.compile(r"player|spell|abilit|priority|permanent|battlefield|creature|mana")
+MIN_GAME_WORDS = 10
+# A rule number starting a line, after any list bullet: "901.3a …", "  • 901.1. Dalam …".
+_LISTED_RULE = re.compile(r"^[\s•·*\-–]*([1-9]\d{2}\.\d{1,3}[a-z]?)(?![\da-z])", re.M)
+# A copy in another language is a rules text only with this many numbered rules (the Malay
+# Planechase page holds 35); prose, JSON or a list that merely reads as French or Portuguese
+# holds none.
+MIN_FOREIGN_RULES = 10
 LANGS = ("en", "zh")
 Line = tuple[int, str]  # (1-based source line, text without markup)
+
+
+class NotRulesText(ValueError):
+    """A text in a language crkb does not store that does not read as rules either."""
 
 
 @dataclass(slots=True)
@@ -281,11 +294,20 @@ def build_documents(
 
 
 def is_garbled(text: str) -> bool:
-    """Spaces stripped by a copying site: long runs of letters glued into one 'word'."""
+    """Spaces stripped by a copying site: long runs of letters glued into one 'word', and the
+    runs read as the game's rules (a DNA sequence or a hash list is glued letters too)."""
     latin_words = re.findall(r"[A-Za-z]+", text)
     letters = sum(len(w) for w in latin_words)
-    glued = sum(len(w) for w in latin_words if _RUN_ON.fullmatch(w))
-    return letters > 200 and glued / letters > 0.3
+    runs = [w for w in latin_words if _RUN_ON.fullmatch(w)]
+    glued = sum(len(w) for w in runs)
+    if letters <= 200 or glued / letters <= 0.3:
+        return False
+    return len(_GAME_WORD.findall(" ".join(runs).lower())) >= MIN_GAME_WORDS
+
+
+def numbered_rules(text: str) -> int:
+    """How many distinct rule numbers start a line (after any list bullet)."""
+    return len(set(_LISTED_RULE.findall(text)))
 
 
 def plain_lines(text: str) -> list[Line]:
@@ -294,7 +316,10 @@ def plain_lines(text: str) -> list[Line]:
 
 
 def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
-    """A rules page saved as text: the rules it holds, or why it holds none we can store."""
+    """A rules page saved as text: the rules it holds, or why it holds none we can store.
+
+    Raises `NotRulesText` for a text in another language that holds too few numbered rules.
+    """
     if is_garbled(text):
         return ParseResult(
             format="web",
@@ -303,6 +328,13 @@ def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
         )
     language = name_language(text)
     if language not in (None, "English", "Chinese"):
+        if (found := numbered_rules(text)) < MIN_FOREIGN_RULES:
+            # Named only to say it is not stored; without rules it is no rules text at all.
+            raise NotRulesText(
+                f"only {found} numbered rules found, too few for a rules text"
+                if found
+                else "no numbered rules found"
+            )
         return ParseResult(
             format="web",
             language=language,
