@@ -13,6 +13,9 @@ from crkb.diff.textdiff import highlight
 from crkb.errors import NotFound
 from crkb.model import Document, Rule
 from crkb.numbers import kind_of, parent_of
+from crkb.store.db import DB_NAME, Store
+from crkb.store.location import current_build
+from crkb.web import create_app
 from tests.conftest import parsed
 
 
@@ -138,6 +141,48 @@ def test_removed_rules_and_example_changes():
         "moved_changed": 0,
         "refs_only": 0,
     }
+
+
+def test_a_number_kept_with_new_text_is_changed_not_removed_and_added():
+    """A renamed heading shares no words with its old name; its number says it is the same rule."""
+    old = [
+        R("307", "Sorceries"),
+        R("307.1", "A player who has priority may cast a sorcery card from their hand."),
+        R("308", "Tribals"),
+        R("308.1", "Each tribal card has another card type."),
+        R("309", "Dungeons"),
+    ]
+    new = [
+        R("307", "Sorceries"),
+        R("307.1", "A player who has priority may cast a sorcery card from their hand."),
+        R("308", "Kindreds"),
+        R("308.1", "Each kindred card has another card type."),
+        R("309", "Dungeons"),
+    ]
+    changes = diff_rules(old, new)
+    assert [(c.kind, c.old_number, c.new_number) for c in changes] == [
+        ("changed", "308", "308"),
+        ("changed", "308.1", "308.1"),
+    ]
+    assert (changes[0].old_text, changes[0].new_text) == ("Tribals", "Kindreds")
+
+
+def test_a_number_taken_by_a_new_rule_after_a_move_stays_a_move():
+    """Pairing by number happens only for rules no text matched: a moved rule keeps its move."""
+    old = [
+        R("103.1", "Choose the starting player."),
+        R("103.2", "Once the starting player has been determined, each player draws seven cards."),
+    ]
+    new = [
+        R("103.1", "Choose the starting player."),
+        R("103.2", "Each player begins the game with a starting life total of 20."),
+        R("103.3", "Once the starting player is determined, each player draws a hand of 7 cards."),
+    ]
+    changes = diff_rules(old, new)
+    assert [(c.kind, c.old_number, c.new_number) for c in changes] == [
+        ("added", None, "103.2"),
+        ("moved_changed", "103.2", "103.3"),
+    ]
 
 
 def test_change_json_has_the_spec_keys():
@@ -285,3 +330,55 @@ def test_first_strike_reaches_back_before_the_2009_overhaul(archive):
     assert h[0]["text"].startswith("First strike is a static ability")
     assert lineage.locate("502.2a", "2009-05-01") == "702.7a"
     assert lineage.locate("502.2", "2009-05-01") == "702.7"  # the "First Strike" heading
+
+
+# --- served from a build of the archive (what `crkb diff` / `crkb history` and the API show) ----
+
+
+@pytest.fixture(scope="module")
+def api(archive_build: Path):
+    return create_app({"DATA": str(archive_build), "TESTING": True}).test_client()
+
+
+@pytest.fixture(scope="module")
+def store(archive_build: Path) -> Store:
+    return Store(current_build(archive_build) / DB_NAME)
+
+
+def _numbers(changes: list[dict], kind: str, side: str) -> set[str]:
+    return {c[f"{side}_number"] for c in changes if c["kind"] == kind}
+
+
+@pytest.mark.archive
+def test_tribals_to_kindreds_is_one_changed_rule(api):
+    for to in ("2024-06-07", "2024-07-30"):  # the next release, and one further (computed)
+        d = api.get(f"/api/diff?from=2024-04-12&to={to}").get_json()
+        got = {c["new_number"]: c for c in d["changes"] if c["kind"] == "changed"}
+        assert (got["308"]["old_text"], got["308"]["new_text"]) == ("Tribals", "Kindreds"), to
+        assert got["702.89"]["new_text"] == "Umbra Armor"
+        assert not _numbers(d["changes"], "removed", "old") & _numbers(d["changes"], "added", "new")
+
+
+@pytest.mark.archive
+def test_no_neighbour_diff_has_a_number_both_removed_and_added(api, store):
+    """A number on both sides of a diff is one rule, `changed` when no other rule took its text."""
+    pairs = 0
+    for lang in ("en", "zh"):
+        versions = store.derived(f"lineage:{lang}")["versions"]  # the releases diffs are kept for
+        for a, b in zip(versions, versions[1:], strict=False):
+            changes = api.get(f"/api/diff?from={a}&to={b}&lang={lang}").get_json()["changes"]
+            both = _numbers(changes, "removed", "old") & _numbers(changes, "added", "new")
+            assert not both, (lang, a, b, sorted(both))
+            pairs += 1
+    assert pairs >= 120
+
+
+@pytest.mark.archive
+def test_history_of_903_reaches_back_to_edh(api):
+    h = api.get("/api/rules/903/history").get_json()["history"]
+    rows = {r["version"]: (r["number"], r["text"]) for r in h}
+    assert rows["2010-10-01"] == ("903", "EDH")
+    assert rows["2011-02-04"] == ("903", "Commander")
+    assert h[0]["version"] < "2010-10-01"  # EDH was in the releases before it, too
+    old = api.get("/api/rules/104/history").get_json()["history"]
+    assert {"version": "2011-04-01", "number": "104", "text": "Winning and Losing"} in old

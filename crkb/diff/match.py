@@ -277,7 +277,26 @@ def match_sides(old: Side, new: Side) -> dict[str, str]:
     cols = [j for j in range(len(new.rules)) if j not in taken]
     if rows and cols:
         pairs.update(_solve(old, new, pairs, rows, cols))
+    pairs.update(_same_number(old, new, pairs))
     return {old.rules[i].number: new.rules[j].number for i, j in sorted(pairs.items())}
+
+
+def _same_number(old: Side, new: Side, pairs: dict[int, int]) -> dict[int, int]:
+    """Rules left unmatched on both sides under one number: the same rule with new text.
+
+    Text similarity cannot tell that "Tribals" became "Kindreds" or "EDH" became "Commander", but
+    a number kept in place is what the SPEC calls `changed`; without this the rule would read as
+    removed and added, and its history would stop there.
+    """
+    taken = set(pairs.values())
+    out: dict[int, int] = {}
+    for i, r in enumerate(old.rules):
+        if i in pairs:
+            continue
+        j = new.index.get(r.number)
+        if j is not None and j not in taken:
+            out[i] = j
+    return out
 
 
 def _solve(

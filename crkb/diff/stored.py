@@ -6,7 +6,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 
 from crkb.diff.compare import diff_documents, diff_summary
-from crkb.diff.history import Lineage
+from crkb.diff.history import Lineage, nearest, with_partials
 from crkb.errors import NotFound
 from crkb.store.db import Store
 
@@ -69,13 +69,34 @@ def lineage(store: Store, lang: str = "en") -> Lineage:
 
 
 def history(store: Store, number: str, version: str | None = None, lang: str = "en") -> dict:
-    """`{number, version, history: [{version, number, text}]}` following every renumbering."""
+    """`{number, version, history: [{version, number, text}]}` following every renumbering.
+
+    Partial copies (kept out of the lineage) are shown where they hold the rule; asked for as
+    `version`, one is followed through the nearest official release that has the number.
+    """
     line = lineage(store, lang)
     vid = store.resolve_version(version, lang)
-    out = line.history(number, vid)
-    out["version"] = vid
-    out["lang"] = lang
-    return out
+    official = line.versions
+    known = set(official)
+    partial = [v for v in store.version_ids(lang) if v not in known]
+    if vid in partial:
+        if store.rule(vid, lang, number) is None:
+            raise NotFound(f"no rule {number} in version {vid}")
+        via = nearest(official, vid, lambda v: number in line.texts[v])
+        chain = [*(line.chain(number, via) if via is not None else []), (vid, number)]
+        partial.remove(vid)
+    else:
+        chain = line.chain(number, vid)
+
+    def text(v: str, n: str) -> str | None:
+        rule = store.rule(v, lang, n)
+        return rule.text if rule is not None else None
+
+    rows = [
+        {"version": v, "number": n, "text": text(v, n)}
+        for v, n in with_partials(chain, official, partial, lambda v, n: text(v, n) is not None)
+    ]
+    return {"number": number, "history": rows, "version": vid, "lang": lang}
 
 
 def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> dict | None:
