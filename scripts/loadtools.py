@@ -202,14 +202,15 @@ def search_paths(
     from crkb.numbers import normalise
 
     versions = store.version_ids()
+    translated = [v for v in versions if v >= store.version_ids("zh")[0]]
     out = []
     for _ in range(n):
         lang, q = rng.choice(queries)
         args = {"q": q}
         if rng.random() < 0.5:
             args["lang"] = lang
-        if rng.random() < 0.3:
-            args["version"] = rng.choice(versions)
+        if rng.random() < 0.3:  # Chinese words only where a translation exists (else a 404)
+            args["version"] = rng.choice(translated if lang == "zh" else versions)
         page = normalise(q) is None and rng.random() < 0.6
         if not page:
             args["limit"] = str(rng.choice([5, 10, 20]))

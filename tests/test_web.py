@@ -557,3 +557,6 @@ def test_chinese_search_in_a_release_without_a_translation_reads_the_one_before(
     oldest = store.version_ids("en")[0]
     missing = client.get(f"/api/search?q=践踏&lang=zh&version={oldest}")
     assert missing.status_code == 404 and "no zh text" in missing.get_json()["error"]
+    page = client.get(f"/search?q=践踏&version={oldest}")  # the page says so and offers the form
+    assert page.status_code == 200 and "no zh text" in soup(page).select_one(".note").get_text()
+    assert soup(page).select_one("form input[name=q]")["value"] == "践踏"

@@ -259,10 +259,16 @@ def search():
         if version and version != store.version_ids()[-1]:
             return redirect(url_for("pages.versioned_rule", version=version, number=number))
         return redirect(url_for("pages.rule", number=number))
-    result = _searcher().search(q, lang=lang, version=version, limit=max(limit, 20)) if q else None
+    result, note = None, None
+    try:
+        if q:
+            result = _searcher().search(q, lang=lang, version=version, limit=max(limit, 20))
+    except NotFound as e:  # e.g. Chinese words in a release older than any translation
+        result, note = None, str(e)
     return render_template(
         "search.html",
         q=q,
+        note=note,
         slang=lang,
         result=result,
         highlight=highlight,
