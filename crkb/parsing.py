@@ -10,7 +10,7 @@ are interned first, so that pickle sends each text once per batch.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
@@ -120,23 +120,21 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
             (b, pool.submit(parse_batch, [names[i] for i in b])) for b in batches
         ]
 
-        def collect(block: bool) -> Iterator[None]:
+        def collect(wait: bool) -> None:
+            """Take the workers' finished batches (all of them, waiting, when `wait`)."""
             for b, fut in list(futures):
-                if block or fut.done():
+                if wait or fut.done():
                     for i, res in zip(b, fut.result(), strict=True):
                         out[i] = res
                         report(i)
                     futures.remove((b, fut))
-                    yield
 
         own = []
         for i in mine:
             own.append(parse_one(names[i]))
             out[i] = own[-1]
             report(i)
-            for _ in collect(block=False):
-                pass
+            collect(wait=False)
         intern_texts(own)
-        for _ in collect(block=True):
-            pass
+        collect(wait=True)
     return out  # type: ignore[return-value]

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from crkb.checks.findings import Finding
 from crkb.checks.review import ReviewFile
-from crkb.checks.translation import check
-from crkb.errors import NotFound
+from crkb.errors import NotFound, StoreError
 from crkb.numbers import within
 from crkb.store.db import Store
 
@@ -24,16 +23,11 @@ def findings(store: Store, version: str | None = None) -> tuple[str, list]:
     if store.doc_id(vid, "en") is None:
         raise NotFound(f"version {vid} has no English text to check the translation against")
     key = f"findings:{vid}"
-    if key not in store.cache:
+    if key not in store.cache:  # `crkb build` checks every bilingual release and stores the result
         stored = store.derived(key)
-        if stored is not None:  # computed by `crkb build`
-            store.cache[key] = [Finding.from_record(r) for r in stored]  # type: ignore[union-attr]
-            return vid, store.cache[key]  # type: ignore[return-value]
-        en = store.document(vid, "en")
-        zh = store.document(vid, "zh")
-        later = [store.document(v, "en") for v in store.version_ids("en") if v > vid]
-        terms = store.derived("terms") or None
-        store.cache[key] = check(en, zh, later_en=later, terms=terms)  # type: ignore[arg-type]
+        if stored is None:
+            raise StoreError(f"{store.path}: no translation findings for {vid}; run `crkb build`")
+        store.cache[key] = [Finding.from_record(r) for r in stored]  # type: ignore[union-attr]
     return vid, store.cache[key]  # type: ignore[return-value]
 
 
@@ -67,13 +61,12 @@ def report(
     return {"version": vid, "total": len(found), "counts": counts, "findings": rows}
 
 
-def open_counts(store: Store, data: Path, version: str) -> dict[str, int]:
+def open_counts(store: Store, reviews: ReviewFile, version: str) -> dict[str, int]:
     """Rule number → how many findings nobody has reviewed yet (the badge on rule pages)."""
     try:
         _vid, found = findings(store, version)
     except NotFound:
         return {}
-    reviews = ReviewFile(reviews_path(data))
     counts: dict[str, int] = {}
     for f in found:
         if not reviews.status(f.id):

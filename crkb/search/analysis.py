@@ -94,6 +94,12 @@ def singular(word: str) -> str:
     return word
 
 
+def zh_term_keys(terms: dict[str, str]) -> dict[str, str]:
+    """Chinese term key → English term key, from an English → Chinese term dictionary (the
+    index stores it; a Searcher checks it against the dictionary beside the index)."""
+    return {term_key("zh", z): term_key("en", e) for e, z in terms.items()}
+
+
 def term_key(lang: str, text: str) -> str:
     """How a glossary term, a rule title and a query are compared: `Poison Counters` ~ `poison
     counter`, `State-Based Actions` ~ `state based action`; Chinese without spaces or punctuation.

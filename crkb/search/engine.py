@@ -452,9 +452,7 @@ def _check_terms(d: Path, meta: dict) -> None:
         return
     try:
         terms = json.loads(path.read_text(encoding="utf-8"))
-        expected = {
-            analysis.term_key("zh", z): analysis.term_key("en", e) for e, z in terms.items()
-        }
+        expected = analysis.zh_term_keys(terms)
     except (OSError, ValueError, AttributeError, TypeError) as e:
         raise StoreError(f"{path}: damaged term dictionary ({e}); {_REBUILD}") from None
     if expected != meta.get("terms"):

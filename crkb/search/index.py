@@ -242,7 +242,7 @@ def build_index(
         "titles": {
             lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
         },
-        "terms": {analysis.term_key("zh", z): analysis.term_key("en", e) for e, z in terms.items()},
+        "terms": analysis.zh_term_keys(terms),
         "vocab": {w: c for w, c in vocab.items() if c >= 1},
     }
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")

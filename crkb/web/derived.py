@@ -5,8 +5,6 @@ from __future__ import annotations
 from flask import g
 
 from crkb.diff.compare import KINDS
-from crkb.errors import NotFound
-from crkb.numbers import normalise
 from crkb.store.db import Store
 from crkb.web.serving import served
 
@@ -29,12 +27,9 @@ def history(store: Store, number: str, version: str | None, lang: str = "en") ->
 
 def scope(raw: str | None) -> str | None:
     """The `chapter` filter of the translation findings: a chapter, section or rule number."""
-    if not raw:
-        return None
-    number = normalise(raw) if len(raw) <= 16 else None
-    if number is None:
-        raise NotFound(f"chapter {raw[:40]!r} is not a rule number (e.g. 7, 702, 702.2)")
-    return number
+    from crkb.web.data import rule_number
+
+    return rule_number(raw) if raw else None
 
 
 def translation(

@@ -6,7 +6,6 @@ import re
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from crkb.checks.stored import open_counts
 from crkb.errors import BadInput, NotFound
 from crkb.numbers import normalise
 from crkb.web import data
@@ -121,7 +120,7 @@ def _rule_page(raw: str, version: str | None):
             raise missing_rule(number, link_version, f"rule {number} is not in the rules of {vid}")
     main = cols[0]
     crumbs = data.breadcrumb(store, main.version, main.lang, number)
-    badges = {c.lang: open_counts(store, served().data, c.version) for c in cols if c.lang == "zh"}
+    badges = {c.lang: served().open_findings(c.version) for c in cols if c.lang == "zh"}
 
     def render(col, para, seen):
         glossary_url = url_for("pages.glossary", version=col.version)

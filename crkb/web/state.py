@@ -93,6 +93,17 @@ class Served:
         except OSError:
             return 0
 
+    def open_findings(self, version: str) -> dict[str, int]:
+        """Rule → open translation findings in `version`, read once per build and review-file
+        change (rule pages badge them)."""
+        from crkb.checks.review import ReviewFile
+        from crkb.checks.stored import open_counts, reviews_path
+
+        _bid, store = self.current()
+        stamp = self.reviews_stamp()
+        make = lambda: open_counts(store, ReviewFile(reviews_path(self.data)), version)  # noqa: E731
+        return self.memoised(("open findings", version, stamp), make)  # type: ignore[return-value]
+
     def index_dir(self) -> Path:
         """The search index beside the store being served (not the `current` link, which a
         build may have switched since this request opened the store)."""
