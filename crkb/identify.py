@@ -10,14 +10,19 @@ versions are the answer. The per-language index is built on first use and kept i
 from __future__ import annotations
 
 import re
-import sqlite3
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from cachetools import LRUCache
+
+from crkb.diff.match import match_rules
 from crkb.errors import BadInput, NotARulesDocument
+from crkb.model import Document
 from crkb.numbers import sort_key
+from crkb.sources.reader import read_bytes
+from crkb.store import reads
 from crkb.store.db import Store
 
 Runs = list[tuple[int, int]]  # inclusive (first, last) version indexes
@@ -98,7 +103,7 @@ class LangIndex:
     _fingerprints: dict[str, list[tuple[str, int, Runs]]] | None = None
     _anchors: dict[str, list[str]] | None = None
     _refs: dict[tuple[str, str], Runs] | None = None
-    _conn: sqlite3.Connection | None = None
+    _store: Store | None = None
 
     def numbers_between(self, lo: str, hi: str) -> list[str]:
         """Every number ever used between two numbers (inclusive), in document order."""
@@ -131,36 +136,26 @@ class LangIndex:
     def refs(self) -> dict[tuple[str, str], Runs]:
         """(source rule, target) → version runs where that rule cites that target."""
         if self._refs is None:
-            assert self._conn is not None
+            assert self._store is not None
             vindex = {v: i for i, v in enumerate(self.versions)}
             seen: dict[tuple[str, str], list[int]] = {}
-            for doc, version in _documents(self._conn, self.lang):
+            for doc, version in reads.documents(self._store, self.lang):
                 vi = vindex[version]
-                for pair in self._conn.execute(
-                    "SELECT DISTINCT source, target FROM refs WHERE doc = ?", (doc,)
-                ):
+                for pair in reads.citation_pairs(self._store, doc):
                     seen.setdefault(pair, []).append(vi)
             self._refs = {pair: _runs(vis) for pair, vis in seen.items()}
         return self._refs
 
 
-def _documents(conn: sqlite3.Connection, lang: str) -> list[tuple[int, str]]:
-    return conn.execute(
-        "SELECT id, version FROM documents WHERE lang = ? ORDER BY version", (lang,)
-    ).fetchall()
-
-
-def build_index(conn: sqlite3.Connection, lang: str, versions: Sequence[str]) -> LangIndex:
+def build_index(store: Store, lang: str, versions: Sequence[str]) -> LangIndex:
     """Read every rule of one language once; keep each distinct (number, text) with its runs."""
-    idx = LangIndex(lang=lang, versions=list(versions), _conn=conn)
+    idx = LangIndex(lang=lang, versions=list(versions), _store=store)
     vindex = {v: i for i, v in enumerate(idx.versions)}
     texts: dict[tuple[str, str], list[int]] = {}
-    for doc, version in _documents(conn, lang):
+    for doc, version in reads.documents(store, lang):
         vi = vindex[version]
         numbers: set[str] = set()
-        for number, kind, text in conn.execute(
-            "SELECT number, kind, text FROM rules WHERE doc = ? ORDER BY ord", (doc,)
-        ):
+        for number, kind, text in reads.rule_texts(store, doc):
             if number in numbers:  # a doubled number: the first one is the rule
                 continue
             numbers.add(number)
@@ -183,22 +178,19 @@ def build_index(conn: sqlite3.Connection, lang: str, versions: Sequence[str]) ->
     return idx
 
 
-_INDEXES: OrderedDict[tuple[str, str], LangIndex] = OrderedDict()
+_INDEXES: LRUCache[tuple[str, str], LangIndex] = LRUCache(maxsize=_CACHE_SIZE)
 
 
 def index_for(store: Store, lang: str) -> LangIndex | None:
     """The (cached) index of one language of a store; None when the store has no such text."""
     key = (str(store.path), lang)
-    if key in _INDEXES:
-        _INDEXES.move_to_end(key)
-        return _INDEXES[key]
+    idx = _INDEXES.get(key)
+    if idx is not None:
+        return idx
     versions = store.version_ids(lang)
     if not versions:
         return None
-    idx = build_index(store.conn, lang, versions)
-    _INDEXES[key] = idx
-    while len(_INDEXES) > _CACHE_SIZE:
-        _INDEXES.popitem(last=False)
+    idx = _INDEXES[key] = build_index(store, lang, versions)
     return idx
 
 
@@ -374,10 +366,8 @@ def _choose(fits: list[Fit]) -> tuple[Fit, list[str]]:
 
 def _changed(
     store: Store, lang: str, version: str, copy: dict[str, str], latest: str
-) -> list[dict]:
+) -> list[dict[str, str | None]]:
     """Rules of the copy whose text is different in the newest release (following renumbering)."""
-    from crkb.diff.match import match_rules
-
     new_doc = store.document(latest, lang)
     mapping = {n: n for n in copy}  # numbers the old release lacks: compare with the same number
     if version != latest:
@@ -410,7 +400,7 @@ def _changed(
     return out
 
 
-def _rules_of(docs) -> dict[str, dict[str, str]]:
+def _rules_of(docs: Iterable[Document]) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for d in docs:
         rules = out.setdefault(d.lang, {})
@@ -419,10 +409,8 @@ def _rules_of(docs) -> dict[str, dict[str, str]]:
     return out
 
 
-def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict:
+def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict[str, Any]:
     """Which version(s) a copied text fits best, how many rules matched, what changed since."""
-    from crkb.sources.reader import read_bytes
-
     try:
         result = read_bytes(text.encode("utf-8"), source)
         docs, garbled, language = result.documents, result.garbled, result.language

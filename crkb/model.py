@@ -9,6 +9,10 @@ Lang = str  # "en", "zh" (other languages are recognised and reported, never sto
 Kind = Literal["chapter", "section", "rule", "subrule"]
 
 
+# The publisher's own text files: releases are followed through these (not through copies).
+OFFICIAL_FORMATS = ("txt", "legacy-txt")
+
+
 @dataclass(slots=True)
 class Rule:
     """One numbered paragraph of the rules, with what belongs to it.

@@ -364,7 +364,9 @@ def test_no_neighbour_diff_has_a_number_both_removed_and_added(api, store):
     """A number on both sides of a diff is one rule, `changed` when no other rule took its text."""
     pairs = 0
     for lang in ("en", "zh"):
-        versions = store.derived(f"lineage:{lang}")["versions"]  # the releases diffs are kept for
+        versions = store.step_result(f"lineage:{lang}")[
+            "versions"
+        ]  # the releases diffs are kept for
         for a, b in zip(versions, versions[1:], strict=False):
             changes = api.get(f"/api/diff?from={a}&to={b}&lang={lang}").get_json()["changes"]
             both = _numbers(changes, "removed", "old") & _numbers(changes, "added", "new")

@@ -24,7 +24,7 @@ def findings(store: Store, version: str | None = None) -> tuple[str, list]:
         raise NotFound(f"version {vid} has no English text to check the translation against")
     key = f"findings:{vid}"
     if key not in store.cache:  # `crkb build` checks every bilingual release and stores the result
-        stored = store.derived(key)
+        stored = store.step_result(key)
         if stored is None:
             raise StoreError(f"{store.path}: no translation findings for {vid}; run `crkb build`")
         store.cache[key] = [Finding.from_record(r) for r in stored]  # type: ignore[union-attr]

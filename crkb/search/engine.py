@@ -18,11 +18,12 @@ from crkb.search import analysis, highlight, querynumbers
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.scoring import Scorer
 from crkb.search.spelling import Speller
+from crkb.store.location import TERMS_FILE
 
 MAX_QUERY = 200
 MAX_LIMIT = 100
 _REBUILD = "rebuild it with `crkb build`"
-TERMS_BESIDE = "terms.json"  # the build's term dictionary, written beside the index (crkb.derive)
+TERMS_BESIDE = TERMS_FILE  # the build's term dictionary, written beside the index
 # What Whoosh raises reading a damaged block of the index (zlib, struct, pickle, short reads).
 _DAMAGE = (OSError, EOFError, struct.error, zlib.error, pickle.UnpicklingError, UnicodeDecodeError)
 _DEFINES_ZH = ("为", "是", "指")

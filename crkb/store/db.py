@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from crkb import __version__
 from crkb.errors import NotFound, StoreError
@@ -117,8 +118,9 @@ def write_skipped(conn: sqlite3.Connection, skipped: Iterable[tuple[str, str]]) 
     conn.executemany("INSERT INTO skipped VALUES (?, ?)", list(skipped))
 
 
-def put_derived(conn: sqlite3.Connection, key: str, value: object) -> None:
-    """Store a derived JSON value (diffs, dictionaries) under a key."""
+def put_step_result(conn: sqlite3.Connection, key: str, value: object) -> None:
+    """Store what a build step made (lineage, neighbour diffs, findings, terms) as JSON under a
+    key (table `derived`)."""
     conn.execute(
         "INSERT OR REPLACE INTO derived VALUES (?, ?)",
         (key, json.dumps(value, ensure_ascii=False)),
@@ -246,7 +248,7 @@ class Store:
         self.meta = meta
         self._aliases: dict[str, str] | None = None
         self._docs: dict[tuple[str, str], Document] = {}
-        self.cache: dict[str, object] = {}  # derived objects (lineages, diffs) built on first use
+        self.cache: dict[str, Any] = {}  # derived objects (lineages, diffs) built on first use
 
     def close(self) -> None:
         self.conn.close()
@@ -385,7 +387,8 @@ class Store:
             for s, t, raw, title, d, st in self.conn.execute(sql, args)
         ]
 
-    def derived(self, key: str) -> object | None:
+    def step_result(self, key: str) -> Any:
+        """What a build step stored under `key` (see put_step_result), or None."""
         row = self.conn.execute("SELECT value FROM derived WHERE key=?", (key,)).fetchone()
         return json.loads(row[0]) if row else None
 

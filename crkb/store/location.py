@@ -15,6 +15,9 @@ from pathlib import Path
 from crkb.errors import StoreError
 
 KEEP_OLD_BUILDS = 1
+# What a build directory holds besides the store (db.DB_NAME): named here once.
+INDEX_DIR = "index"  # the search index
+TERMS_FILE = "terms.json"  # the English → Chinese term dictionary the index was built with
 
 
 def current_build(data: Path) -> Path:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, g, jsonify, request
 
-from crkb.errors import BadInput, NotFound
-from crkb.web import data
-from crkb.web.pages import _searcher, resolve, search_args
+from crkb.errors import BadInput
+from crkb.identify import identify_text
+from crkb.store.db import Store
+from crkb.views import params, shapes
+from crkb.web.openapi import document
+from crkb.web.pages import search_args, searcher
 from crkb.web.serving import served
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -15,102 +18,83 @@ MAX_IDENTIFY = 2_000_000
 
 
 @bp.get("/versions")
-def versions():
+def versions() -> Response:
     _bid, store = served().current()
-    return jsonify({"versions": [v.to_json() for v in store.versions()]})
+    return jsonify(shapes.versions(store))
 
 
-def _lang_arg(default: str = "en", allowed: tuple[str, ...] = ("en", "zh", "both")) -> str:
-    lang = request.args.get("lang", default)  # an empty lang= is a mistake, not the default
-    if lang not in allowed:
-        raise BadInput(f"lang must be one of {', '.join(allowed)}, not {lang[:20]!r}")
-    return lang
+def _lang_arg(default: str = "en", allowed: tuple[str, ...] = params.SHOW_LANGS) -> str:
+    # an empty lang= is a mistake, not the default
+    return params.lang(request.args.get("lang", default), allowed)
+
+
+def resolve_lang(store: Store, name: str | None, lang: str) -> str:
+    params.url_version(store, name)  # path tricks and unknown names → 404
+    return params.version(store, name, lang)
 
 
 @bp.get("/rules/<number>")
-def rule(number: str):
-    from crkb.cli import _rule_json
-
+def rule(number: str) -> Response:
     _bid, store = served().current()
-    n = data.rule_number(number)
+    n = params.url_rule_number(number)
     lang = _lang_arg()
     asked = request.args.get("version")
-    langs = ["en", "zh"] if lang == "both" else [lang]
-    out = {}
-    for lg in langs:
-        try:
-            out[lg] = _rule_json(store, resolve_lang(store, asked, lg), lg, n)
-        except NotFound:
-            if len(langs) == 1:
-                raise
-    if not out:
-        raise NotFound(f"rule {n} not found in version {asked or 'latest'}")
-    return jsonify(out[langs[0]] if len(langs) == 1 else out)
-
-
-def resolve_lang(store, name: str | None, lang: str) -> str:
-    resolve(store, name)  # path tricks and unknown names → 404
-    return store.resolve_version(name, lang)
+    found = shapes.rules(store, n, lang, asked, lambda lg: resolve_lang(store, asked, lg))
+    return jsonify(shapes.rules_answer(found, lang))
 
 
 @bp.get("/search")
-def search():
+def search() -> Response:
     _bid, store = served().current()
     q, lang, version, limit = search_args()
     asked = request.args.get("lang")
-    if asked is not None and asked not in ("auto", "en", "zh"):  # the pages also take `both`
-        raise BadInput(f"lang must be auto, en or zh, not {asked[:20]!r}")
+    if asked is not None:  # the pages also take `both`
+        params.lang(asked, params.SEARCH_LANGS)
     if not q.strip():
         raise BadInput("q is required: a word, a phrase or a rule number")
     if version is not None:
-        resolve(store, version)
-    return jsonify(_searcher().search(q, lang=lang, version=version, limit=limit))
+        params.url_version(store, version)
+    return jsonify(shapes.search(searcher(), q, lang, version, limit))
 
 
 @bp.get("/diff")
-def diff():
-    from crkb.web import derived
-
+def diff() -> Response:
     _bid, store = served().current()
     a, b = request.args.get("from"), request.args.get("to")
     if not a or not b:
         raise BadInput("both from and to are required (version ids, aliases or latest)")
-    lang = _lang_arg(allowed=("en", "zh"))
-    result = derived.diff(store, resolve_lang(store, a, lang), resolve_lang(store, b, lang), lang)
+    lang = _lang_arg(allowed=params.TEXT_LANGS)
+    result = shapes.diff(store, resolve_lang(store, a, lang), resolve_lang(store, b, lang), lang)
     return jsonify(result)
 
 
 @bp.get("/rules/<number>/history")
-def history(number: str):
-    from crkb.web import derived
-
+def history(number: str) -> Response:
     _bid, store = served().current()
-    n = data.rule_number(number)
-    lang = _lang_arg(allowed=("en", "zh"))
+    n = params.url_rule_number(number)
+    lang = _lang_arg(allowed=params.TEXT_LANGS)
     vid = resolve_lang(store, request.args.get("version"), lang)
-    return jsonify(derived.history(store, n, vid, lang))
+    return jsonify(shapes.history(store, n, vid, lang))
 
 
 @bp.get("/translation")
-def translation():
-    from crkb.web import derived
-
+def translation() -> Response:
     _bid, store = served().current()
     asked = request.args.get("version")
     if asked not in (None, "", "latest"):
-        asked = resolve(store, asked)
+        asked = params.url_version(store, asked)
     kind = request.args.get("kind") or None
-    chapter = derived.scope(request.args.get("chapter"))
-    return jsonify(derived.translation(store, asked, kind, chapter))
+    chapter = params.chapter(request.args.get("chapter"))
+    g.no_cache = True  # reviewers mark findings between builds
+    return jsonify(shapes.translation(store, served().data, asked, kind=kind, chapter=chapter))
 
 
 @bp.post("/identify")
-def identify():
-    from crkb.identify import identify_text
-
+def identify() -> Response:
     _bid, store = served().current()
     if request.content_length is not None and request.content_length > MAX_IDENTIFY:
         raise BadInput(f"the text is too long (at most {MAX_IDENTIFY} bytes)")
+    text: object
     if request.is_json:
         body = request.get_json(silent=True)
         text = body.get("text") if isinstance(body, dict) else None
@@ -122,7 +106,5 @@ def identify():
 
 
 @bp.get("/openapi.json")
-def openapi():
-    from crkb.web.openapi import document
-
+def openapi() -> Response:
     return jsonify(document())

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import bisect
-import json
 from dataclasses import dataclass, field
 
-from crkb.errors import NotFound
-from crkb.numbers import normalise, parent_of, sort_key
+from crkb.numbers import parent_of, sort_key
+from crkb.store import reads
 from crkb.store.db import Store
-from crkb.web.render import Link, Terms, glossary_terms
+from crkb.web.render import Link, Terms, glossary_terms, shorten
 
 LANGS = ("en", "zh")
 LANG_NAMES = {"en": "English", "zh": "简体中文"}
@@ -40,14 +39,6 @@ class Column:
     terms: Terms | None
 
 
-def rule_number(raw: str) -> str:
-    """A rule number from a URL, or NotFound (path tricks included)."""
-    number = normalise(raw) if len(raw) <= 16 else None
-    if number is None:
-        raise NotFound(f"{raw[:40]!r} is not a rule number (e.g. 702.2, 901.3a, 9)")
-    return number
-
-
 def version_for(store: Store, version: str, lang: str) -> str | None:
     """The newest `lang` text not newer than `version` (a translation can lag the English)."""
     ids = store.version_ids(lang)
@@ -55,49 +46,25 @@ def version_for(store: Store, version: str, lang: str) -> str | None:
     return ids[i - 1] if i else None
 
 
-def _paras(store: Store, doc: int, where: str, args: tuple) -> list[Para]:
-    rows = store.conn.execute(
-        "SELECT number, kind, title, text, examples FROM rules WHERE doc=? AND "
-        + where
-        + " ORDER BY ord",
-        (doc, *args),
-    )
-    return [Para(n, k, ti, t, json.loads(ex)) for n, k, ti, t, ex in rows]
-
-
-def _in(n: int) -> str:
-    return ",".join("?" * n)
+def _paras(rows: list[reads.ParaRow]) -> list[Para]:
+    return [Para(n, k, ti, t, ex) for n, k, ti, t, ex in rows]
 
 
 def hover_texts(store: Store, doc: int, numbers: set[str]) -> dict[str, str]:
     """number → "number text" for hover titles (chapters and sections by their title)."""
-    from crkb.web.render import shorten
-
     out: dict[str, str] = {}
-    nums = sorted(numbers)
-    for i in range(0, len(nums), 500):
-        chunk = nums[i : i + 500]
-        for n, title, text in store.conn.execute(
-            f"SELECT number, title, text FROM rules WHERE doc=? AND number IN ({_in(len(chunk))})",
-            (doc, *chunk),
-        ):
-            out.setdefault(n, shorten(f"{n} {title or text}"))
+    for n, title, text in reads.titles(store, doc, sorted(numbers)):
+        out.setdefault(n, shorten(f"{n} {title or text}"))
     return out
 
 
 def _links(store: Store, doc: int, sources: list[str]) -> dict[str, list[Link]]:
     by_source: dict[str, dict[str, Link]] = {}
-    for i in range(0, len(sources), 500):
-        chunk = sources[i : i + 500]
-        for src, target, raw, dangling in store.conn.execute(
-            "SELECT source, target, raw, dangling FROM refs WHERE doc=? AND source IN"
-            f" ({_in(len(chunk))})",
-            (doc, *chunk),
-        ):
-            link = by_source.setdefault(src, {}).setdefault(raw, Link(raw, [], False))
-            if target not in link.targets:
-                link.targets.append(target)
-            link.dangling = link.dangling or bool(dangling)
+    for src, target, raw, dangling in reads.links_from(store, doc, sources):
+        link = by_source.setdefault(src, {}).setdefault(raw, Link(raw, [], False))
+        if target not in link.targets:
+            link.targets.append(target)
+        link.dangling = link.dangling or bool(dangling)
     return {s: sorted(v.values(), key=lambda x: x.raw) for s, v in by_source.items()}
 
 
@@ -108,22 +75,17 @@ def column(
     doc = store.doc_id(version, lang)
     if doc is None:
         return None
-    found = _paras(store, doc, "number=?", (number,))
+    found = _paras(reads.rule_row(store, doc, number))
     if not found:
         return None
     rule = found[0]
-    children = _paras(store, doc, "parent=?", (number,))
+    children = _paras(reads.child_rows(store, doc, number))
     links = _links(store, doc, [rule.number] + [c.number for c in children])
     for p in [rule, *children]:
         p.links = links.get(p.number, [])
     targets = {t for p in [rule, *children] for link in p.links for t in link.targets}
     cited = sorted(
-        {
-            r[0]
-            for r in store.conn.execute(
-                "SELECT source FROM refs WHERE doc=? AND target=?", (doc, number)
-            )
-        },
+        reads.citing(store, doc, number),
         key=lambda s: (s.startswith("glossary:"), sort_key(s) if ":" not in s else (0,), s),
     )
     return Column(lang, version, rule, children, hover_texts(store, doc, targets), cited, terms)
@@ -131,25 +93,18 @@ def column(
 
 def terms_for(store: Store, version: str, lang: str) -> Terms:
     """The glossary matcher of one text (callers memoise it per build)."""
-    doc = store.doc_id(version, lang)
-    rows = store.conn.execute("SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (doc,))
-    return glossary_terms(rows.fetchall(), lang)
+    return glossary_terms(reads.glossary(store, store.doc_id(version, lang)), lang)
 
 
 def glossary(store: Store, version: str, lang: str) -> list[tuple[str, str]]:
-    doc = store.doc_id(version, lang)
-    rows = store.conn.execute("SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (doc,))
-    return rows.fetchall()
+    return reads.glossary(store, store.doc_id(version, lang))
 
 
 def glossary_links(store: Store, version: str, lang: str) -> dict[str, list[Link]]:
     """term → its references (glossary entries cite rules as `glossary:<term>`)."""
     doc = store.doc_id(version, lang)
     out: dict[str, dict[str, Link]] = {}
-    for src, target, raw, dangling in store.conn.execute(
-        "SELECT source, target, raw, dangling FROM refs WHERE doc=? AND source LIKE 'glossary:%'",
-        (doc,),
-    ):
+    for src, target, raw, dangling in reads.glossary_links(store, doc):
         link = out.setdefault(src[9:], {}).setdefault(raw, Link(raw, [], False))
         if target not in link.targets:
             link.targets.append(target)
@@ -159,7 +114,7 @@ def glossary_links(store: Store, version: str, lang: str) -> dict[str, list[Link
 
 def breadcrumb(store: Store, version: str, lang: str, number: str) -> list[tuple[str, str]]:
     """(number, label) of every parent, chapter first."""
-    chain = []
+    chain: list[str] = []
     p = parent_of(number)
     while p:
         chain.append(p)
@@ -167,13 +122,7 @@ def breadcrumb(store: Store, version: str, lang: str, number: str) -> list[tuple
     doc = store.doc_id(version, lang)
     if doc is None or not chain:
         return []
-    found = {
-        n: (ti or t)
-        for n, ti, t in store.conn.execute(
-            f"SELECT number, title, text FROM rules WHERE doc=? AND number IN ({_in(len(chain))})",
-            (doc, *chain),
-        )
-    }
+    found = {n: (ti or t) for n, ti, t in reads.titles(store, doc, chain)}
     return [(n, found.get(n, "")) for n in reversed(chain)]
 
 
@@ -187,29 +136,29 @@ def nearest(store: Store, version: str, lang: str, number: str, limit: int = 8) 
         p = parent_of(p)
         if p is None:
             break
-        rows = _paras(store, doc, "parent=?", (p,)) or _paras(store, doc, "number=?", (p,))
+        rows = _paras(reads.child_rows(store, doc, p) or reads.rule_row(store, doc, p))
         if rows:
             key = sort_key(number)
             rows.sort(key=lambda r: abs(_distance(sort_key(r.number), key)))
             return sorted(rows[:limit], key=lambda r: sort_key(r.number))
-    return _paras(store, doc, "kind='chapter'", ())
+    return _paras(reads.kind_rows(store, doc, "chapter"))
 
 
-def _distance(a: tuple, b: tuple) -> int:
+def _distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     return sum((x - y) * 1000 ** (3 - i) for i, (x, y) in enumerate(zip(a, b, strict=True)))
 
 
 def chapters(store: Store, version: str, lang: str) -> list[Para]:
     doc = store.doc_id(version, lang)
-    return [] if doc is None else _paras(store, doc, "kind='chapter'", ())
+    return [] if doc is None else _paras(reads.kind_rows(store, doc, "chapter"))
 
 
 def sections(store: Store, version: str, lang: str) -> list[Para]:
     doc = store.doc_id(version, lang)
-    return [] if doc is None else _paras(store, doc, "kind='section'", ())
+    return [] if doc is None else _paras(reads.kind_rows(store, doc, "section"))
 
 
 def keyword_rules(store: Store, version: str, lang: str, section: str) -> list[Para]:
     """The rules of 701 (keyword actions) or 702 (keyword abilities)."""
     doc = store.doc_id(version, lang)
-    return [] if doc is None else _paras(store, doc, "parent=? AND kind='rule'", (section,))
+    return [] if doc is None else _paras(reads.keyword_rows(store, doc, section))

@@ -33,7 +33,7 @@ def _suggestions(error: Exception) -> dict:
     except Exception:  # noqa: BLE001
         return {}
     try:
-        from crkb.diff.stored import whereabouts
+        from crkb.diff.lookup import whereabouts
 
         out["went"] = whereabouts(store, number, vid)
     except Exception:  # noqa: BLE001 - a rule page without lineage still gets its nearby rules

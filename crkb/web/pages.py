@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
+from crkb.diff.compare import KINDS
 from crkb.errors import BadInput, NotFound
 from crkb.numbers import normalise
+from crkb.search.engine import Searcher
+from crkb.views import params, shapes
 from crkb.web import data
 from crkb.web.render import anchor, highlight, linked
 from crkb.web.serving import lang_choice, served
 
 bp = Blueprint("pages", __name__)
-
-_VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._-]{0,31}$")
 
 
 def missing_rule(number: str, version: str | None, message: str) -> NotFound:
@@ -23,17 +24,11 @@ def missing_rule(number: str, version: str | None, message: str) -> NotFound:
     return e
 
 
-def resolve(store, name: str | None, lang: str | None = None) -> str:
-    """A version id from a URL or form value (`latest`: the newest with a `lang` text, when
-    given); path tricks are unknown versions."""
-    if name not in (None, "", "latest") and not _VERSION.match(name or ""):
-        raise NotFound(f"unknown version {name[:40]!r}; the home page lists every release")
-    return store.resolve_version(name, lang)
+resolve = params.url_version
 
 
 def _langs() -> list[str]:
-    choice = lang_choice()
-    return ["en", "zh"] if choice == "both" else [choice]
+    return params.langs(lang_choice())
 
 
 def _common(store, version: str) -> dict:
@@ -81,7 +76,7 @@ def rule(number: str):
     if asked:
         _bid, store = served().current()
         vid = resolve(store, asked)
-        target = data.rule_number(number)
+        target = params.url_rule_number(number)
         query = {"lang": request.args["lang"]} if request.args.get("lang") else {}
         if vid == store.version_ids()[-1]:
             return redirect(url_for("pages.rule", number=target, **query))
@@ -96,7 +91,7 @@ def versioned_rule(version: str, number: str):
 
 def _rule_page(raw: str, version: str | None):
     _bid, store = served().current()
-    number = data.rule_number(raw)
+    number = params.url_rule_number(raw)
     if number != raw:
         return redirect(rule_url(number, version), code=301)
     vid = resolve(store, version)
@@ -218,18 +213,15 @@ def keywords():
     )
 
 
-def _searcher():
-    from crkb.search.engine import Searcher
-
-    return served().memoised(("searcher",), lambda: Searcher(served().index_dir()))
+def searcher() -> Searcher:
+    """The search index of the build being served, opened once per build."""
+    return served().memoised(("searcher",), lambda: Searcher(served().index_dir()))  # type: ignore[no-any-return]
 
 
 def search_args() -> tuple[str, str, str | None, int]:
     """(q, lang, version, limit) from the query string; BadInput when malformed."""
     q = request.args.get("q", "")
-    lang = request.args.get("lang") or "auto"
-    if lang not in ("auto", "en", "zh", "both"):
-        raise BadInput(f"lang must be en, zh or auto, not {lang[:20]!r}")
+    lang = params.lang(request.args.get("lang") or "auto", (*params.SEARCH_LANGS, "both"))
     if lang == "both":
         lang = "auto"
     version = request.args.get("version") or None
@@ -261,7 +253,7 @@ def search():
     result, note = None, None
     try:
         if q:
-            result = _searcher().search(q, lang=lang, version=version, limit=max(limit, 20))
+            result = shapes.search(searcher(), q, lang, version, max(limit, 20))
     except NotFound as e:  # e.g. Chinese words in a release older than any translation
         result, note = None, str(e)
     return render_template(
@@ -278,26 +270,22 @@ def search():
 
 @bp.get("/rules/<number>/history")
 def history(number: str):
-    from crkb.web import derived
-
     _bid, store = served().current()
-    n = data.rule_number(number)
+    n = params.url_rule_number(number)
     version = request.args.get("version")
     vid = resolve(store, version)
-    result = derived.history(store, n, vid)
+    result = shapes.history(store, n, vid)
     return render_template("history.html", number=n, result=result, **_common(store, vid))
 
 
 @bp.get("/diff/<old>/<new>")
 def diff(old: str, new: str):
-    from crkb.web import derived
-
     _bid, store = served().current()
     a, b = resolve(store, old), resolve(store, new)
     kind = request.args.get("kind")
-    if kind and kind not in derived.KINDS:
-        abort(400, f"kind must be one of {', '.join(derived.KINDS)}")
-    result = derived.diff(store, a, b)
+    if kind and kind not in KINDS:
+        abort(400, f"kind must be one of {', '.join(KINDS)}")
+    result = shapes.diff(store, a, b)
     changes = [c for c in result["changes"] if not kind or c["kind"] == kind]
     return render_template(
         "diff.html",
@@ -324,13 +312,12 @@ def release(version: str):
 
 @bp.get("/translation/<version>")
 def translation(version: str):
-    from crkb.web import derived
-
     _bid, store = served().current()
     vid = resolve(store, version, "zh")
     kind = request.args.get("kind") or None
-    chapter = derived.scope(request.args.get("chapter"))
-    result = derived.translation(store, vid, kind, chapter)
+    chapter = params.chapter(request.args.get("chapter"))
+    g.no_cache = True  # reviewers mark findings between builds
+    result = shapes.translation(store, served().data, vid, kind=kind, chapter=chapter)
     return render_template(
         "translation.html",
         result=result,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from crkb.errors import StoreError
 from crkb.store.db import DB_NAME, Store
-from crkb.store.location import current_build, current_id
+from crkb.store.location import INDEX_DIR, current_build, current_id
 
 PAGE_CACHE_SIZE = 4096
 PAGE_CACHE_BYTES = 64 * 1024 * 1024
@@ -108,7 +108,7 @@ class Served:
         """The search index beside the store being served (not the `current` link, which a
         build may have switched since this request opened the store)."""
         _bid, store = self.current()
-        return store.path.parent / "index"
+        return store.path.parent / INDEX_DIR
 
     def memoised(self, key: tuple, make):
         """A value computed once per build (term regexes, glossary orderings, lineage)."""

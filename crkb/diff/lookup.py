@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping
+from typing import Any
+
+from cachetools import LRUCache
 
 from crkb.diff.compare import diff_documents, diff_summary
 from crkb.diff.history import Lineage, nearest, with_partials
@@ -55,7 +57,7 @@ def lineage(store: Store, lang: str = "en") -> Lineage:
     """The lineage the build stored for a language (cached on the store)."""
     key = f"lineage:{lang}"
     if key not in store.cache:
-        data = store.derived(key)
+        data = store.step_result(key)
         if not data:
             raise NotFound(f"no {lang} releases to follow a rule through")
         versions = data["versions"]
@@ -121,20 +123,18 @@ def diff(store: Store, old: str, new: str, lang: str = "en") -> dict:
     a = store.resolve_version(old, lang)
     b = store.resolve_version(new, lang)
     key = f"diff:{lang}:{a}:{b}"
-    cache = store.cache.setdefault("diffs", OrderedDict())
-    if key in cache:
-        cache.move_to_end(key)
-    else:
-        changes = store.derived(key)
+    cache: LRUCache[str, list[dict[str, Any]]] = store.cache.setdefault(
+        "diffs", LRUCache(maxsize=DIFF_CACHE)
+    )
+    changes = cache.get(key)
+    if changes is None:
+        changes = store.step_result(key)
         if changes is None:
             changes = [
                 c.to_json()
                 for c in diff_documents(store.document(a, lang), store.document(b, lang))
             ]
         cache[key] = changes
-        while len(cache) > DIFF_CACHE:
-            cache.popitem(last=False)
-    changes = cache[key]
     return {"from": a, "to": b, "lang": lang, "summary": summary(changes), "changes": changes}
 
 

@@ -1,4 +1,4 @@
-"""The build: find files → parse (in parallel) → assemble versions → write store → derived data.
+"""The build, top to bottom: find files → parse (in parallel) → assemble → write store → steps.
 
 Gather everything first, then write, then publish in one atomic step (see store/location.py). A file
 that cannot be used is skipped with a one-line reason naming it; `strict` turns any skip into a
@@ -15,14 +15,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from crkb.build import steps as build_steps
 from crkb.errors import BadInput
-from crkb.model import Document
+from crkb.model import OFFICIAL_FORMATS, Document
 from crkb.numbers import sort_key
 from crkb.parsing import parse_all
 from crkb.sources import identity
 from crkb.store import db, location
 
-OFFICIAL = ("txt", "legacy-txt")
+OFFICIAL = OFFICIAL_FORMATS
 _IGNORED_NAMES = re.compile(
     r"^(?:readme|license|licence|manifest|sources|changelog)\b|\.json$", re.I
 )
@@ -43,7 +44,6 @@ class Assembly:
     terms_files: list[str] = field(default_factory=list)
     reported: list[tuple[str, str]] = field(default_factory=list)  # recognised, not stored
     flagged: list[tuple[str, str]] = field(default_factory=list)  # stored, with a defect
-    lineages: dict = field(default_factory=dict)  # per language, set by the lineage step
 
 
 @dataclass
@@ -233,14 +233,31 @@ def _stderr_progress(msg: str) -> None:
         print(msg, file=sys.stderr)
 
 
-DerivedStep = Callable[[Assembly, Path, Progress], None]
+def run_steps(asm: Assembly, build_dir: Path, progress: Progress) -> dict[str, float]:
+    """The steps after the store (crkb.build.steps), in order, each given what it needs;
+    seconds per step."""
+    seconds: dict[str, float] = {}
 
+    def timed(name: str) -> None:
+        progress(f"{name} …")
+        seconds[name] = time.perf_counter()
 
-def derived_steps() -> list[tuple[str, DerivedStep]]:
-    """Build steps after the store: each reads the assembly and writes beside the store."""
-    from crkb import derive
+    def done(name: str) -> None:
+        seconds[name] = time.perf_counter() - seconds[name]
 
-    return derive.STEPS
+    timed("terms")
+    terms = build_steps.write_terms(asm.docs, asm.terms_files, build_dir)
+    done("terms")
+    timed("lineage")
+    lineages = build_steps.write_lineage(asm.docs, build_dir, progress)
+    done("lineage")
+    timed("checks")
+    build_steps.write_findings(asm.docs, terms, build_dir, progress)
+    done("checks")
+    timed("index")
+    build_steps.write_index(asm.docs, terms, lineages, build_dir)
+    done("index")
+    return seconds
 
 
 def build(
@@ -273,11 +290,7 @@ def build(
         t = time.perf_counter()
         write_store(asm, tmp / db.DB_NAME)
         steps["store"] = time.perf_counter() - t
-        for name, step in derived_steps():
-            t = time.perf_counter()
-            progress(f"{name} …")
-            step(asm, tmp, progress)
-            steps[name] = time.perf_counter() - t
+        steps.update(run_steps(asm, tmp, progress))
         final = location.publish(data, tmp)
     except BaseException:
         location.discard(tmp)

@@ -1,0 +1,7 @@
+"""Building a data directory: the pipeline (pipeline.py) runs the steps (steps.py) it calls."""
+
+from __future__ import annotations
+
+from crkb.build.pipeline import BuildReport, build, discover, is_terms_list
+
+__all__ = ["BuildReport", "build", "discover", "is_terms_list"]

@@ -1,0 +1,126 @@
+"""The build's steps after the store is written: term dictionary, lineage and diffs,
+translation findings, search index.
+
+Each step gets its inputs as arguments and writes beside the store in the build directory that
+is about to be published (crkb.build.pipeline runs them in order), so a failing step fails the
+whole build atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from crkb.checks.translation import check
+from crkb.diff.compare import diff_rules
+from crkb.diff.history import Lineage, build_lineage
+from crkb.graph.terms import build_dictionary, pair_glossaries, parse_terms_list
+from crkb.model import OFFICIAL_FORMATS, Document
+from crkb.search.index import build_index
+from crkb.sources.decode import decode
+from crkb.store import db
+from crkb.store.location import INDEX_DIR, TERMS_FILE
+
+Docs = Mapping[tuple[str, str], Document]  # (version, lang) → Document
+Progress = Callable[[str], None]
+
+
+def term_dictionary(docs: Docs, terms_files: Iterable[str]) -> dict[str, str]:
+    """English → Chinese game terms from every bilingual release (newest first) and terms lists."""
+    pair_lists = []
+    for (vid, lang), zh in sorted(docs.items(), reverse=True):
+        if lang == "zh" and (vid, "en") in docs:
+            pair_lists.append(pair_glossaries(docs[(vid, "en")], zh))
+    for path in terms_files:
+        pair_lists.append(parse_terms_list(decode(Path(path).read_bytes()).text))
+    return build_dictionary(pair_lists)
+
+
+def write_terms(docs: Docs, terms_files: Iterable[str], build_dir: Path) -> dict[str, str]:
+    """The term dictionary, written beside the store (the index reads it) and into it."""
+    terms = term_dictionary(docs, terms_files)
+    (build_dir / TERMS_FILE).write_text(json.dumps(terms, ensure_ascii=False, indent=0), "utf-8")
+    conn = sqlite3.connect(build_dir / db.DB_NAME)
+    with conn:
+        db.put_step_result(conn, "terms", terms)
+    conn.close()
+    return terms
+
+
+def official_documents(docs: Docs, lang: str) -> list[Document]:
+    """One language's official releases (not partial copies), for lineage and diffs."""
+    return [
+        d for (_v, lg), d in sorted(docs.items()) if lg == lang and d.format in OFFICIAL_FORMATS
+    ]
+
+
+def write_lineage(docs: Docs, build_dir: Path, progress: Progress) -> dict[str, Lineage]:
+    """Match every release to the next, per language; keep the maps and the neighbour diffs."""
+    conn = sqlite3.connect(build_dir / db.DB_NAME)
+    lineages: dict[str, Lineage] = {}
+    with conn:
+        for lang in ("en", "zh"):
+            chosen = official_documents(docs, lang)
+            if not chosen:
+                continue
+            progress(f"lineage {lang}: {len(chosen)} releases")
+            lineage = build_lineage(chosen)
+            lineages[lang] = lineage
+            db.put_step_result(
+                conn,
+                f"lineage:{lang}",
+                {
+                    "versions": lineage.versions,
+                    "pairs": {f"{a}|{b}": m for (a, b), m in lineage.pairs.items()},
+                },
+            )
+            by_version = {d.version: d for d in chosen}
+            for (a, b), mapping in lineage.pairs.items():
+                changes = diff_rules(by_version[a].rules, by_version[b].rules, mapping)
+                db.put_step_result(conn, f"diff:{lang}:{a}:{b}", [c.to_json() for c in changes])
+    conn.close()
+    return lineages
+
+
+def current_numbers(docs: Docs, lineages: Mapping[str, Lineage]) -> dict[tuple[str, str], str]:
+    """(version, number) of each Chinese rule → its number in the newest English release."""
+    en = lineages.get("en")
+    out: dict[tuple[str, str], str] = {}
+    if en is None:
+        return out
+    for (vid, lang), doc in docs.items():
+        if lang != "zh" or vid not in en.texts or vid == en.versions[-1]:
+            continue
+        for r in doc.rules:
+            if r.number in en.texts[vid]:
+                now = en.locate(r.number, vid)
+                if now and now != r.number:
+                    out[(vid, r.number)] = now
+    return out
+
+
+def write_index(
+    docs: Docs, terms: dict[str, str], lineages: Mapping[str, Lineage], build_dir: Path
+) -> None:
+    """The Whoosh index over every version, with the term dictionary it was built with."""
+    build_index(
+        build_dir / INDEX_DIR, list(docs.values()), terms, moves=current_numbers(docs, lineages)
+    )
+
+
+def write_findings(docs: Docs, terms: dict[str, str], build_dir: Path, progress: Progress) -> None:
+    """Translation findings of every bilingual release, so pages can badge rules without waiting
+    for a check to run."""
+    english = sorted((v, d) for (v, lg), d in docs.items() if lg == "en")
+    conn = sqlite3.connect(build_dir / db.DB_NAME)
+    with conn:
+        for (vid, lang), zh in sorted(docs.items()):
+            if lang != "zh" or (vid, "en") not in docs:
+                continue
+            progress(f"checks: {vid}")
+            later = [d for v, d in english if v > vid]
+            found = check(docs[(vid, "en")], zh, later_en=later, terms=terms or None)
+            db.put_step_result(conn, f"findings:{vid}", [f.to_record() for f in found])
+    conn.close()

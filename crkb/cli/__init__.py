@@ -1,0 +1,40 @@
+"""The `crkb` command: a thin layer over the library; every expected failure is one line, exit 2.
+
+Each command lives in its own module here with `register(sub)` and its handler; the shared
+options are in `options.py`, the parsers of rule numbers, versions and languages in
+crkb.views.params, the JSON shapes in crkb.views.shapes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from crkb.cli import build, changes, check, fetch, identify, rules, search, serve
+from crkb.cli.options import Parser, new_subparsers
+from crkb.errors import CrkbError
+
+__all__ = ["main", "make_parser"]
+
+
+def make_parser() -> Parser:
+    p = Parser(prog="crkb", description="Comprehensive Rules knowledge base (English / 简体中文)")
+    sub = new_subparsers(p)
+    for module in (build, rules, search, changes, check, serve, identify, fetch):
+        module.register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CrkbError as e:
+        print(f"crkb {args.command}: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print(f"crkb {args.command}: interrupted; nothing was changed", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,42 @@
+"""`crkb build`: parse the corpus and publish a new build."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from crkb import config
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from crkb.build import build  # the parsers, matchers and indexer: loaded when building
+
+    corpus = [Path(p) for p in args.corpus] if args.corpus else config.corpus_dirs()
+    data = Path(args.data) if args.data else config.data_dir()
+    report = build(corpus, data, strict=args.strict)
+    for _path, reason in report.skipped:
+        print(f"skipped: {reason}", file=sys.stderr)
+    for _path, reason in report.flagged:
+        print(f"flagged: {reason}", file=sys.stderr)
+    for path, what in report.reported:
+        print(f"recognised, not stored: {path}: {what}", file=sys.stderr)
+    steps = ", ".join(f"{k} {v:.1f}s" for k, v in report.steps.items())
+    print(
+        f"built {report.versions} versions, {report.documents} documents in {report.seconds:.1f}s"
+        f" ({steps}); {len(report.skipped)} file(s) skipped → {report.path}"
+    )
+    return 0
+
+
+def register(sub: Any) -> None:
+    b = sub.add_parser(
+        "build", help="ingest every document found; build store, index, derived data"
+    )
+    b.add_argument(
+        "--corpus", action="append", help="corpus directory (repeatable); default $CRKB_CORPUS"
+    )
+    b.add_argument("--data", help="data directory; default $CRKB_DATA or ./instance")
+    b.add_argument("--strict", action="store_true", help="fail on any file that cannot be used")
+    b.set_defaults(func=cmd_build)

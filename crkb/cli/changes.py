@@ -1,0 +1,57 @@
+"""`crkb diff` and `crkb history`: what changed between releases, and a rule through them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from crkb.cli.options import emit, lang_option, open_store, reads_store, version_option
+from crkb.views import params, shapes
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    result = shapes.diff(open_store(args), args.old, args.new, lang=args.lang)
+    if args.json:
+        emit(result)
+        return 0
+    s = result["summary"]
+    print(
+        f"{result['from']} → {result['to']} ({result['lang']}): "
+        + ", ".join(f"{v} {k}" for k, v in s.items())
+    )
+    for c in result["changes"]:
+        num = c["new_number"] or c["old_number"]
+        arrow = f"{c['old_number']} → {c['new_number']}" if c["kind"].startswith("moved") else num
+        note = " (citations renumbered only)" if c.get("refs_only") else ""
+        print(f"{c['kind']:>13} {arrow}{note}")
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    result = shapes.history(store, params.rule_number(args.rule), args.version, lang=args.lang)
+    if args.json:
+        emit(result)
+        return 0
+    last = None
+    for row in result["history"]:
+        marker = "" if row["text"] == last else "  (text changed)" if last is not None else ""
+        print(f"{row['version']}  {row['number']}{marker}")
+        last = row["text"]
+    return 0
+
+
+def register(sub: Any) -> None:
+    d = sub.add_parser("diff", help="changes between any two versions")
+    d.add_argument("old", metavar="FROM")
+    d.add_argument("new", metavar="TO")
+    lang_option(d, params.TEXT_LANGS, "en")
+    reads_store(d)
+    d.set_defaults(func=cmd_diff)
+
+    h = sub.add_parser("history", help="a rule through every version, following renumbering")
+    h.add_argument("rule")
+    version_option(h, "the version RULE is numbered in (default latest)")
+    lang_option(h, params.TEXT_LANGS, "en")
+    reads_store(h)
+    h.set_defaults(func=cmd_history)

@@ -1,0 +1,69 @@
+"""`crkb check`: translation consistency findings, and the reviewers' verdicts on them."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from typing import Any
+
+from crkb.checks.review import ReviewFile
+from crkb.checks.stored import reviews_path
+from crkb.cli.options import data_dir, emit, open_store, version_option
+from crkb.errors import BadInput
+from crkb.views import shapes
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    data = data_dir(args)
+    if args.mark:
+        fid, _, status = args.mark.partition("=")
+        if status not in ("reviewed", "false_alarm", "open"):
+            raise BadInput(f"--mark {args.mark!r}: expected ID=reviewed, ID=false_alarm or ID=open")
+        reviews = ReviewFile(reviews_path(data))
+        if status == "open":
+            reviews.unmark(fid)
+        else:
+            reviews.mark(fid, status, args.note or "")
+        reviews.save()
+        print(f"{fid}: {status}")
+        return 0
+    result = shapes.translation(
+        open_store(args),
+        data,
+        args.version,
+        kind=args.kind,
+        chapter=args.chapter,
+        include_reviewed=args.all,
+    )
+    if args.json:
+        emit(result)
+    elif args.csv:
+        w = csv.writer(sys.stdout)
+        w.writerow(["id", "rule", "kind", "status", "detail", "en", "zh"])
+        for f in result["findings"]:
+            w.writerow([f["id"], f["rule"], f["kind"], f["status"], f["detail"], f["en"], f["zh"]])
+    else:
+        print(f"{result['version']}: {len(result['findings'])} open findings of {result['total']}")
+        for f in result["findings"]:
+            print(f"{f['id']}  {f['rule']:>8}  {f['kind']:<20} {f['detail']}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    c = sub.add_parser("check", help="translation consistency findings for a Chinese release")
+    version_option(c, "version id, alias or latest (default: newest translation)")
+    c.add_argument("--kind", help="only findings of this kind")
+    c.add_argument("--chapter", help="only rules of this chapter or section (e.g. 7, 702)")
+    c.add_argument(
+        "--all", action="store_true", help="include findings marked reviewed or false alarm"
+    )
+    c.add_argument(
+        "--mark", metavar="ID=STATUS", help="mark a finding reviewed, false_alarm or open"
+    )
+    c.add_argument("--note", help="a note to keep with --mark")
+    fmt = c.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument("--csv", action="store_true")
+    c.add_argument("--data", help=argparse.SUPPRESS)
+    c.set_defaults(func=cmd_check)

@@ -1,0 +1,49 @@
+"""`crkb identify`: which release(s) a copied rules text comes from."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from crkb.cli.options import emit, open_store, reads_store
+from crkb.errors import BadInput
+from crkb.sources.decode import NotText, decode
+
+
+def cmd_identify(args: argparse.Namespace) -> int:
+    from crkb.identify import identify_text  # scipy and rapidfuzz: loaded when needed
+
+    path = Path(args.file)
+    try:
+        text = decode(path.read_bytes()).text
+    except (OSError, NotText) as e:
+        raise BadInput(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    result = identify_text(text, open_store(args), source=str(path))
+    if args.json:
+        emit(result)
+        return 0
+    vs = result["versions"]
+    span = vs[0] if len(vs) == 1 else f"{vs[0]} … {vs[-1]} ({len(vs)} releases)"
+    how = {
+        "text": "rule texts",
+        "fingerprint": "letters of rule texts (garbled copy)",
+        "structure": "rule numbers and cross-references",
+    }[result["method"]]
+    lang = result["language"] or result["lang"]
+    print(f"{path}: {lang} text fits {span}; {result['rules_matched']} rules matched by {how}")
+    if vs[-1] == result["latest"]:
+        print("  current: fits the newest release")
+    changed = result["changed_since"]
+    print(f"  {len(changed)} of its rules differ in the newest release ({result['latest']})")
+    for c in changed:
+        now = c["number_now"] or "gone"
+        print(f"    {c['number']} → {now}" if now != c["number"] else f"    {c['number']}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    i = sub.add_parser("identify", help="which release(s) a copied rules text comes from")
+    i.add_argument("file")
+    reads_store(i)
+    i.set_defaults(func=cmd_identify)

@@ -1,0 +1,127 @@
+"""`crkb versions`, `crkb parse` and `crkb show`: releases, one file, one rule."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from crkb.cli.options import emit, lang_option, open_store, reads_store, version_option
+from crkb.errors import BadInput
+from crkb.sources.reader import read_file
+from crkb.views import params, shapes
+
+
+def cmd_versions(args: argparse.Namespace) -> int:
+    answer = shapes.versions(open_store(args))
+    if args.json:
+        emit(answer)
+        return 0
+    for v in answer["versions"]:
+        counts = " ".join(
+            f"{lang}:{c['rules']}r/{c['subrules']}s/{c['glossary']}g"
+            for lang, c in v["counts"].items()
+        )
+        aliases = f" (also {', '.join(v['aliases'])})" if v["aliases"] else ""
+        flags = f"  [{', '.join(sorted(v['flags']))}]" if v["flags"] else ""
+        print(f"{v['id']}{aliases}  {','.join(v['langs'])}  {counts}{flags}")
+    return 0
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.exists():
+        raise BadInput(f"{path}: no such file")
+    result = read_file(path)
+    if args.json:
+        emit(shapes.parsed(result))
+        return 0
+    if result.language:
+        print(
+            f"{path}: {result.format}; a rules text in {result.language} (recognised, not stored)"
+        )
+    if result.garbled:
+        print(
+            f"{path}: {result.format}; garbled copy (numbers and spaces lost):"
+            " identify it by content"
+        )
+    if not result.documents:
+        for w in result.warnings:
+            print(w)
+    for d in result.documents:
+        c = d.counts()
+        dangling = sum(r.dangling for r in d.references)
+        stale = sum(r.stale for r in d.references)
+        print(
+            f"{path}: {d.format} {d.lang} version {d.version}"
+            f"{' (alias ' + d.alias + ')' if d.alias else ''}: {c['sections']} sections,"
+            f" {c['rules']} rules, {c['subrules']} subrules, {c['examples']} examples,"
+            f" {c['glossary']} glossary entries; {len(d.references)} references"
+            f" ({dangling} dangling, {stale} stale)"
+        )
+        for w in d.warnings:
+            print(f"  warning: {w}")
+    return 0
+
+
+def _print_rule(d: shapes.Json) -> None:
+    head = (
+        f"{d['number']} {d['title']}"
+        if d["kind"] in ("chapter", "section")
+        else f"{d['number']} {d['text']}"
+    )
+    print(f"[{d['version']} {d['lang']}] {head}")
+    for ex in d["examples"]:
+        print(f"    Example: {ex}" if d["lang"] == "en" else f"    例如：{ex}")
+    for c in d["children"]:
+        print(f"  {c['number']} {c['text']}")
+        for ex in c["examples"]:
+            print(f"      Example: {ex}" if d["lang"] == "en" else f"      例如：{ex}")
+    if d["references"]:
+        print(
+            "  refers to: "
+            + ", ".join(
+                r["to"]
+                + (" (dangling)" if r["dangling"] else "")
+                + (" (stale title)" if r["stale"] else "")
+                for r in d["references"]
+            )
+        )
+    if d["cited_by"]:
+        print("  cited by: " + ", ".join(d["cited_by"]))
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    number = params.rule_number(args.rule)
+    store = open_store(args)
+    found = shapes.rules(
+        store,
+        number,
+        args.lang,
+        args.version,
+        lambda lang: params.version(store, args.version, lang),
+    )
+    if args.json:
+        emit(shapes.rules_answer(found, args.lang))
+    else:
+        for d in found.values():
+            _print_rule(d)
+    return 0
+
+
+def register(sub: Any) -> None:
+    v = sub.add_parser("versions", help="list every version")
+    reads_store(v)
+    v.set_defaults(func=cmd_versions)
+
+    pa = sub.add_parser("parse", help="parse one document without touching the store")
+    pa.add_argument("file")
+    pa.add_argument("--json", action="store_true")
+    pa.set_defaults(func=cmd_parse)
+
+    s = sub.add_parser("show", help="one rule with its children, examples and references")
+    s.add_argument("rule")
+    version_option(s, "version id, alias or latest")
+    lang_option(s, params.SHOW_LANGS, "en")
+    reads_store(s)
+    s.set_defaults(func=cmd_show)

@@ -1,0 +1,47 @@
+"""`crkb search`: ranked hits in either language."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from crkb.cli.options import data_dir, emit, lang_option, open_store, reads_store
+from crkb.errors import BadInput
+from crkb.store.location import INDEX_DIR, current_build
+from crkb.views import params, shapes
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from crkb.search.engine import Searcher
+
+    if args.limit < 1 or args.limit > 100:
+        raise BadInput(f"--limit {args.limit}: expected 1 to 100")
+    open_store(args)  # a damaged or foreign build is reported here as by every other command
+    searcher = Searcher(current_build(data_dir(args)) / INDEX_DIR)
+    result = shapes.search(searcher, args.query, args.lang, args.version, args.limit)
+    if args.json:
+        emit(result)
+        return 0
+    if result.get("did_you_mean"):
+        print(f"did you mean: {result['did_you_mean']}")
+    for hit in result["hits"]:
+        moved = f" (now {hit['current_number']})" if hit.get("current_number") else ""
+        title = f" {hit['title']}" if hit.get("title") else ""
+        print(
+            f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}: {hit['text'][:160]}"
+        )
+    if not result["hits"]:
+        print("no hits")
+    return 0
+
+
+def register(sub: Any) -> None:
+    s = sub.add_parser("search", help="ranked hits in either language")
+    s.add_argument("query")
+    lang_option(s, params.SEARCH_LANGS, "auto")
+    s.add_argument(
+        "--version", help="version id, alias or latest (default: newest of each language)"
+    )
+    s.add_argument("--limit", type=int, default=10)
+    reads_store(s)
+    s.set_defaults(func=cmd_search)

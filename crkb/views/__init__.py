@@ -1,0 +1,1 @@
+"""What the CLI and the web both show: argument parsers and the JSON shapes of SPEC.md."""

@@ -1,0 +1,171 @@
+"""The JSON shapes of SPEC.md, built once for both the CLI (`--json`) and the web API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crkb.checks.stored import report
+from crkb.errors import NotFound
+from crkb.model import ParseResult
+from crkb.store.db import Store
+from crkb.views.params import langs
+
+if TYPE_CHECKING:
+    from crkb.search.engine import Searcher
+
+Json = dict[str, Any]
+
+
+def versions(store: Store) -> Json:
+    """`{versions: [{id, aliases, langs, title, sources, counts, flags}]}`, oldest first."""
+    return {"versions": [v.to_json() for v in store.versions()]}
+
+
+def parsed(result: ParseResult) -> Json:
+    """The shape of `crkb parse --json`."""
+    return {
+        "format": result.format,
+        "language": result.language,
+        "garbled": result.garbled,
+        "documents": [
+            {
+                "lang": d.lang,
+                "version": d.version,
+                "aliases": [d.alias] if d.alias else [],
+                "title": d.title,
+                "counts": d.counts(),
+                "flags": d.flags,
+                "rules": [
+                    {
+                        "number": r.number,
+                        "kind": r.kind,
+                        "title": r.title,
+                        "text": r.text,
+                        "examples": r.examples,
+                        "parent": r.parent,
+                    }
+                    for r in d.rules
+                ],
+                "glossary": [{"term": g.term, "text": g.text} for g in d.glossary],
+                "references": [
+                    {
+                        "from": x.source,
+                        "to": x.target,
+                        "raw": x.raw,
+                        "title": x.title,
+                        "dangling": x.dangling,
+                        "stale": x.stale,
+                    }
+                    for x in d.references
+                ],
+                "warnings": d.warnings,
+            }
+            for d in result.documents
+        ],
+        "warnings": result.warnings,
+    }
+
+
+def rule(store: Store, version: str, lang: str, number: str) -> Json:
+    """One rule of one text with its children, outgoing references and who cites it."""
+    found = store.rule(version, lang, number)
+    if found is None:
+        raise NotFound(f"rule {number} does not exist in the {lang} text of {version}")
+    return {
+        "version": version,
+        "lang": lang,
+        "number": found.number,
+        "kind": found.kind,
+        "title": found.title,
+        "text": found.text,
+        "examples": found.examples,
+        "parent": found.parent,
+        "children": [
+            {
+                "number": c.number,
+                "kind": c.kind,
+                "title": c.title,
+                "text": c.text,
+                "examples": c.examples,
+            }
+            for c in store.children(version, lang, number)
+        ],
+        "references": [
+            {
+                "to": r.target,
+                "raw": r.raw,
+                "title": r.title,
+                "dangling": r.dangling,
+                "stale": r.stale,
+            }
+            for r in store.references_from(version, lang, number)
+        ],
+        "cited_by": sorted({r.source for r in store.references_to(version, lang, number)}),
+    }
+
+
+def rules(
+    store: Store,
+    number: str,
+    choice: str,
+    asked: str | None,
+    resolve: Callable[[str], str],
+) -> dict[str, Json]:
+    """lang → the rule in each language `choice` names (en, zh or both). With both, a language
+    that lacks the rule is left out; NotFound only when neither has it. `resolve(lang)`: the
+    version asked for, in that language."""
+    wanted = langs(choice)
+    out: dict[str, Json] = {}
+    for lang in wanted:
+        try:
+            out[lang] = rule(store, resolve(lang), lang, number)
+        except NotFound:
+            if len(wanted) == 1:
+                raise
+    if not out:
+        raise NotFound(f"rule {number} not found in version {asked or 'latest'}")
+    return out
+
+
+def rules_answer(found: dict[str, Json], choice: str) -> Json:
+    """What `show --json` and /api/rules answer: the rule itself, or `{en: …, zh: …}`."""
+    wanted = langs(choice)
+    return found[wanted[0]] if len(wanted) == 1 else found
+
+
+def search(searcher: Searcher, q: str, lang: str, version: str | None, limit: int) -> Json:
+    """`{query, lang, version, total, hits: [{number, version, lang, title, text, highlight,
+    score}], did_you_mean}`."""
+    return searcher.search(q, lang=lang, version=version, limit=limit)
+
+
+def diff(store: Store, old: str, new: str, lang: str = "en") -> Json:
+    """`{from, to, lang, summary, changes}` between any two versions."""
+    from crkb.diff import lookup  # scipy and rapidfuzz: loaded by the commands that match
+
+    return lookup.diff(store, old, new, lang=lang)
+
+
+def history(store: Store, number: str, version: str | None, lang: str = "en") -> Json:
+    """`{number, version, lang, history: [{version, number, text}]}` following renumbering."""
+    from crkb.diff import lookup
+
+    return lookup.history(store, number, version, lang=lang)
+
+
+def translation(
+    store: Store,
+    data: Path,
+    version: str | None,
+    *,
+    kind: str | None = None,
+    chapter: str | None = None,
+    include_reviewed: bool = False,
+) -> Json:
+    """`{version, total, counts, findings}`: the findings of a bilingual release (open ones,
+    unless `include_reviewed`), with the reviewers' marks kept in `data`."""
+    return report(
+        store, data, version, kind=kind, chapter=chapter, include_reviewed=include_reviewed
+    )
