@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from crkb.store.db import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE = (ROOT / ".." / "shared" / "corpus").resolve()
@@ -43,3 +49,54 @@ def archive_build(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     data = tmp_path_factory.mktemp("archive-data")
     build([archive], data, progress=lambda _msg: None)
     return data
+
+
+# One set of app / client / store / runner fixtures. A module serving another build overrides
+# `app` (e.g. test_hostile.py) and gets `client` with it.
+@pytest.fixture(scope="module")
+def app(archive_build: Path) -> Flask:
+    """The web app serving the archive build."""
+    from crkb.web import create_app
+
+    return create_app({"DATA": str(archive_build), "TESTING": True})
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    """A fresh browser (no cookies) on `app`."""
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def store(archive_build: Path) -> Store:
+    """The store of the archive build."""
+    from crkb.store.db import DB_NAME
+    from crkb.store.location import current_build
+
+    return Store(current_build(archive_build) / DB_NAME)
+
+
+class Ran(NamedTuple):
+    """What a `crkb` command gave: exit code, stdout, stderr."""
+
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture()
+def runner(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., Ran]:
+    """`crkb` in this process as a user types it: `runner("show", "702", data=DIR)`."""
+    from crkb.cli import main
+
+    def run(*argv: str, data: Path | None = None) -> Ran:
+        if data is not None:
+            monkeypatch.setenv("CRKB_DATA", str(data))
+        capsys.readouterr()
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return Ran(code, out, err)
+
+    return run

@@ -20,7 +20,6 @@ import pytest
 from bs4 import BeautifulSoup
 
 from crkb import __version__
-from crkb.cli import main
 from crkb.web import create_app
 from tests.conftest import SEEDS
 
@@ -148,13 +147,6 @@ def damaged_copy(seeds_build: Path, tmp_path: Path) -> tuple[Path, Path]:
     return data, (data / "current").resolve()
 
 
-def crkb(monkeypatch, capsys, data: Path, *argv: str) -> tuple[int, str, str]:
-    monkeypatch.setenv("CRKB_DATA", str(data))
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def one_line(command: str, err: str, file: Path, reason: str) -> str:
     """The message of a one-line failure naming `file`, the reason and the rebuild."""
     assert "Traceback" not in err
@@ -183,11 +175,11 @@ COMMANDS = {
 
 
 # tests ----------------------------------------------------------------------------------------
-def test_an_intact_copy_serves(seeds_build, tmp_path, monkeypatch, capsys):
+def test_an_intact_copy_serves(seeds_build, tmp_path, runner):
     """The control: copying the build is not what the damage tests see fail."""
     data, _build = damaged_copy(seeds_build, tmp_path)
     for argv in COMMANDS.values():
-        code, out, err = crkb(monkeypatch, capsys, data, *argv)
+        code, out, err = runner(*argv, data=data)
         assert code == 0 and out and not err, (argv, err)
     client = create_app({"DATA": str(data), "TESTING": True}).test_client()
     for url in (f"/rules/{RULE}", f"/api/rules/{RULE}", f"/search?q={QUERY}", "/api/versions"):
@@ -195,9 +187,7 @@ def test_an_intact_copy_serves(seeds_build, tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("case", list(STORE_CASES), ids=list(STORE_CASES))
-def test_damaged_or_foreign_store_is_named_with_a_rebuild_hint(
-    case, seeds_build, tmp_path, monkeypatch, capsys
-):
+def test_damaged_or_foreign_store_is_named_with_a_rebuild_hint(case, seeds_build, tmp_path, runner):
     damage, reason = STORE_CASES[case]
     data, build = damaged_copy(seeds_build, tmp_path)
     store = build / "crkb.sqlite"
@@ -206,7 +196,7 @@ def test_damaged_or_foreign_store_is_named_with_a_rebuild_hint(
     for name, argv in COMMANDS.items():
         if case == "bad-pages" and name == "search":
             continue  # search reads only the index, which is intact
-        code, _out, err = crkb(monkeypatch, capsys, data, *argv)
+        code, _out, err = runner(*argv, data=data)
         assert code == 2, (name, err)
         messages.add(one_line(name, err, store, reason))
     (message,) = messages  # the same words from every command
@@ -219,18 +209,16 @@ def test_damaged_or_foreign_store_is_named_with_a_rebuild_hint(
 
 
 @pytest.mark.parametrize("case", list(INDEX_CASES), ids=list(INDEX_CASES))
-def test_damaged_or_foreign_index_is_named_with_a_rebuild_hint(
-    case, seeds_build, tmp_path, monkeypatch, capsys
-):
+def test_damaged_or_foreign_index_is_named_with_a_rebuild_hint(case, seeds_build, tmp_path, runner):
     damage, reason = INDEX_CASES[case]
     data, build = damaged_copy(seeds_build, tmp_path)
     index = build / "index"
     damage(index)
-    code, _out, err = crkb(monkeypatch, capsys, data, *COMMANDS["search"])
+    code, _out, err = runner(*COMMANDS["search"], data=data)
     assert code == 2
     message = one_line("search", err, index, reason)
     for argv in (COMMANDS["versions"], COMMANDS["show"]):  # the store is intact and still serves
-        code, out, err = crkb(monkeypatch, capsys, data, *argv)
+        code, out, err = runner(*argv, data=data)
         assert code == 0 and out and not err
     client = create_app({"DATA": str(data), "TESTING": True}).test_client()
     web_503(client, f"/search?q={QUERY}", message)

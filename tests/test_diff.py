@@ -13,9 +13,6 @@ from crkb.diff.textdiff import highlight
 from crkb.errors import NotFound
 from crkb.model import Document, Rule
 from crkb.numbers import kind_of, parent_of
-from crkb.store.db import DB_NAME, Store
-from crkb.store.location import current_build
-from crkb.web import create_app
 from tests.conftest import parsed
 
 
@@ -335,24 +332,14 @@ def test_first_strike_reaches_back_before_the_2009_overhaul(archive):
 # --- served from a build of the archive (what `crkb diff` / `crkb history` and the API show) ----
 
 
-@pytest.fixture(scope="module")
-def api(archive_build: Path):
-    return create_app({"DATA": str(archive_build), "TESTING": True}).test_client()
-
-
-@pytest.fixture(scope="module")
-def store(archive_build: Path) -> Store:
-    return Store(current_build(archive_build) / DB_NAME)
-
-
 def _numbers(changes: list[dict], kind: str, side: str) -> set[str]:
     return {c[f"{side}_number"] for c in changes if c["kind"] == kind}
 
 
 @pytest.mark.archive
-def test_tribals_to_kindreds_is_one_changed_rule(api):
+def test_tribals_to_kindreds_is_one_changed_rule(client):
     for to in ("2024-06-07", "2024-07-30"):  # the next release, and one further (computed)
-        d = api.get(f"/api/diff?from=2024-04-12&to={to}").get_json()
+        d = client.get(f"/api/diff?from=2024-04-12&to={to}").get_json()
         got = {c["new_number"]: c for c in d["changes"] if c["kind"] == "changed"}
         assert (got["308"]["old_text"], got["308"]["new_text"]) == ("Tribals", "Kindreds"), to
         assert got["702.89"]["new_text"] == "Umbra Armor"
@@ -360,7 +347,7 @@ def test_tribals_to_kindreds_is_one_changed_rule(api):
 
 
 @pytest.mark.archive
-def test_no_neighbour_diff_has_a_number_both_removed_and_added(api, store):
+def test_no_neighbour_diff_has_a_number_both_removed_and_added(client, store):
     """A number on both sides of a diff is one rule, `changed` when no other rule took its text."""
     pairs = 0
     for lang in ("en", "zh"):
@@ -368,7 +355,7 @@ def test_no_neighbour_diff_has_a_number_both_removed_and_added(api, store):
             "versions"
         ]  # the releases diffs are kept for
         for a, b in zip(versions, versions[1:], strict=False):
-            changes = api.get(f"/api/diff?from={a}&to={b}&lang={lang}").get_json()["changes"]
+            changes = client.get(f"/api/diff?from={a}&to={b}&lang={lang}").get_json()["changes"]
             both = _numbers(changes, "removed", "old") & _numbers(changes, "added", "new")
             assert not both, (lang, a, b, sorted(both))
             pairs += 1
@@ -376,11 +363,11 @@ def test_no_neighbour_diff_has_a_number_both_removed_and_added(api, store):
 
 
 @pytest.mark.archive
-def test_history_of_903_reaches_back_to_edh(api):
-    h = api.get("/api/rules/903/history").get_json()["history"]
+def test_history_of_903_reaches_back_to_edh(client):
+    h = client.get("/api/rules/903/history").get_json()["history"]
     rows = {r["version"]: (r["number"], r["text"]) for r in h}
     assert rows["2010-10-01"] == ("903", "EDH")
     assert rows["2011-02-04"] == ("903", "Commander")
     assert h[0]["version"] < "2010-10-01"  # EDH was in the releases before it, too
-    old = api.get("/api/rules/104/history").get_json()["history"]
+    old = client.get("/api/rules/104/history").get_json()["history"]
     assert {"version": "2011-04-01", "number": "104", "text": "Winning and Losing"} in old

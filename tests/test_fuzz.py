@@ -7,21 +7,12 @@ valid ones accepted.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from crkb.web import create_app
-
 pytestmark = pytest.mark.archive
-
-
-@pytest.fixture(scope="module")
-def app(archive_build: Path):
-    return create_app({"DATA": str(archive_build), "TESTING": True})
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,10 @@ rule is there, under the number it has in the nearest official release.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from crkb.cli import main
 from crkb.diff.history import with_partials
-from crkb.web import create_app
 
 PARTIAL = "2021-09-24"
 
@@ -47,44 +44,43 @@ def test_a_partial_copy_joins_only_a_rule_of_the_releases_beside_it():
     assert with_partials(gone, official, ["2021-06-01"], has) == gone
 
 
-@pytest.fixture(scope="module")
-def api(archive_build: Path):
-    return create_app({"DATA": str(archive_build), "TESTING": True}).test_client()
-
-
 @pytest.mark.archive
-def test_chinese_history_starts_with_the_partial_copy(api):
-    h = api.get("/api/rules/702.19b/history?lang=zh").get_json()
+def test_chinese_history_starts_with_the_partial_copy(client):
+    h = client.get("/api/rules/702.19b/history?lang=zh").get_json()
     first = h["history"][0]
     assert (first["version"], first["number"]) == (PARTIAL, "702.19b")
-    shown = api.get(f"/api/rules/702.19b?version={PARTIAL}&lang=zh").get_json()
+    shown = client.get(f"/api/rules/702.19b?version={PARTIAL}&lang=zh").get_json()
     assert (shown["version"], shown["lang"]) == (PARTIAL, "zh") and first["text"] == shown["text"]
     later = [r["version"] for r in h["history"][1:]]
     assert later == sorted(later) and later[0] > PARTIAL
 
 
 @pytest.mark.archive
-def test_english_history_shows_the_partial_copy_between_its_neighbours(api):
-    versions = [r["version"] for r in api.get("/api/rules/702.19b/history").get_json()["history"]]
+def test_english_history_shows_the_partial_copy_between_its_neighbours(client):
+    versions = [
+        r["version"] for r in client.get("/api/rules/702.19b/history").get_json()["history"]
+    ]
     k = versions.index(PARTIAL)
     assert versions[k - 1] < PARTIAL < versions[k + 1]
-    page = api.get("/rules/702.19b/history").get_data(as_text=True)
+    page = client.get("/rules/702.19b/history").get_data(as_text=True)
     assert f'href="/v/{PARTIAL}/rules/702.19b"' in page
     # chapter 4 is missing from the copy: its rules' histories go straight past it
-    chapter4 = [r["version"] for r in api.get("/api/rules/400.1/history").get_json()["history"]]
+    chapter4 = [r["version"] for r in client.get("/api/rules/400.1/history").get_json()["history"]]
     assert PARTIAL not in chapter4 and versions[k - 1] in chapter4
 
 
 @pytest.mark.archive
-def test_history_asked_as_of_the_partial_copy(api, archive_build, capsys):
-    latest = api.get("/api/rules/702.19b/history?lang=zh").get_json()["history"]
-    asked = api.get(f"/api/rules/702.19b/history?lang=zh&version={PARTIAL}").get_json()
+def test_history_asked_as_of_the_partial_copy(client, archive_build, runner):
+    latest = client.get("/api/rules/702.19b/history?lang=zh").get_json()["history"]
+    asked = client.get(f"/api/rules/702.19b/history?lang=zh&version={PARTIAL}").get_json()
     assert asked["version"] == PARTIAL and asked["history"] == latest
-    data = ["--data", str(archive_build)]
-    assert main(["history", "702.19b", "--lang", "zh", "--version", PARTIAL, "--json", *data]) == 0
-    assert json.loads(capsys.readouterr().out)["history"] == latest
-    assert main(["history", "400.1", "--version", PARTIAL, *data]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
+    ran = runner(
+        "history", "702.19b", "--lang", "zh", "--version", PARTIAL, "--json", data=archive_build
+    )
+    assert ran.code == 0 and json.loads(ran.out)["history"] == latest
+    ran = runner("history", "400.1", "--version", PARTIAL, data=archive_build)
+    err = ran.err.strip().splitlines()
+    assert ran.code == 2
     assert len(err) == 1 and "no rule 400.1" in err[0] and PARTIAL in err[0]
-    r = api.get(f"/api/rules/400.1/history?version={PARTIAL}")
+    r = client.get(f"/api/rules/400.1/history?version={PARTIAL}")
     assert r.status_code == 404 and "400.1" in r.get_json()["error"]

@@ -88,8 +88,9 @@ def hostile_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def client(hostile_build: Path):
-    return create_app({"DATA": str(hostile_build), "TESTING": True}).test_client()
+def app(hostile_build: Path):
+    """The web app serving the hostile build (conftest's `client` browses it)."""
+    return create_app({"DATA": str(hostile_build), "TESTING": True})
 
 
 INJECTABLE = ["script", "img", "svg", "iframe", "object", "embed", "style", "base", "meta"]

@@ -36,14 +36,6 @@ def test_structure_of_a_translated_copy() -> None:
     assert refs == [("901.9", "116.2i")]
 
 
-@pytest.fixture(scope="module")
-def store(archive_build: Path):
-    from crkb.store.db import DB_NAME, Store
-    from crkb.store.location import current_build
-
-    return Store(current_build(archive_build) / DB_NAME)
-
-
 def _seed(prefix: str) -> str:
     path = next(SEEDS.rglob(f"{prefix}_*.txt"))
     return path.read_text("utf-8")

@@ -9,26 +9,10 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from crkb.store.db import DB_NAME, Store
 from crkb.store.location import current_build
 from crkb.web import create_app
 
 pytestmark = pytest.mark.archive
-
-
-@pytest.fixture(scope="module")
-def app(archive_build: Path):
-    return create_app({"DATA": str(archive_build), "TESTING": True})
-
-
-@pytest.fixture()
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture(scope="module")
-def store(archive_build: Path) -> Store:
-    return Store(current_build(archive_build) / DB_NAME)
 
 
 def soup(resp) -> BeautifulSoup:
