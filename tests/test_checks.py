@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from crkb.checks.findings import Finding, mark, mark_changes
+from crkb.checks.findings import Finding, mark, mark_changes, marked
 from crkb.checks.numbers import differing, quantities, zh_value
 from crkb.checks.review import ReviewFile
 from crkb.checks.translation import TermIndex, check, is_prose
 from crkb.errors import BadInput
+from crkb.markup import Span
 from crkb.model import Document, Rule
 
 # ---- small pure pieces ---------------------------------------------------------------------
@@ -60,7 +61,8 @@ def test_a_numeral_counting_a_list_is_not_a_difference() -> None:
 
 
 def test_marking_escapes_html_and_merges_spans() -> None:
-    assert mark("a <b> c", [(0, 1), (1, 3)]) == "<mark>a &lt;</mark>b&gt; c"
+    assert mark([(0, 1), (1, 3), (5, 5)]) == [Span(0, 3)]
+    assert marked("a <b> c", [(0, 1), (1, 3)]) == "<mark>a &lt;</mark>b&gt; c"
     old, new = mark_changes("See rule 727.", "See rule 728.")
     assert "<mark>727</mark>" in old and "<mark>728</mark>" in new
 

@@ -11,6 +11,7 @@ from crkb.diff.history import build_lineage
 from crkb.diff.match import match_rules
 from crkb.diff.textdiff import highlight
 from crkb.errors import NotFound
+from crkb.markup import Span, to_html
 from crkb.model import Document, Rule
 from crkb.numbers import kind_of, parent_of
 from tests.conftest import parsed
@@ -189,13 +190,24 @@ def test_change_json_has_the_spec_keys():
     assert (j["kind"], j["old_text"], j["new_text"]) == ("changed", "Old words.", "New words.")
 
 
+def _diff_html(old: str, new: str, lang: str) -> tuple[str, str]:
+    spans_old, spans_new = highlight(old, new, lang)
+    return to_html(old, spans_old, quote=True), to_html(new, spans_new, quote=True)
+
+
 def test_highlight_marks_words_in_english_and_characters_in_chinese():
-    old, new = highlight("A player can't attack <him>.", "A player can’t attack <them>.", "en")
+    a, b = "A player can't attack <him>.", "A player can’t attack <them>."
+    assert highlight(a, b, "en")[0] == [Span(12, 13, "del"), Span(23, 26, "del")]
+    old, new = _diff_html(a, b, "en")
     assert "<del>&#x27;</del>" in old and "<ins>’</ins>" in new
     assert "&lt;" in old and "<del>him</del>" in old and "<ins>them</ins>" in new
-    old, new = highlight("白昼与黑夜是称号。", "白天与黑夜是称号。", "zh")
+    assert highlight("白昼与黑夜是称号。", "白天与黑夜是称号。", "zh") == (
+        [Span(1, 2, "del")],
+        [Span(1, 2, "ins")],
+    )
+    old, new = _diff_html("白昼与黑夜是称号。", "白天与黑夜是称号。", "zh")
     assert old == "白<del>昼</del>与黑夜是称号。" and new == "白<ins>天</ins>与黑夜是称号。"
-    assert highlight("same & same", "same & same", "en") == ("same &amp; same",) * 2
+    assert _diff_html("same & same", "same & same", "en") == ("same &amp; same",) * 2
 
 
 def test_lineage_follows_a_rule_through_renumbering():

@@ -8,7 +8,9 @@ import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from html import escape
+from typing import Any
+
+from crkb.markup import Span, merge, to_html
 
 
 @dataclass(slots=True)
@@ -58,7 +60,7 @@ class Finding:
         }
 
     @classmethod
-    def from_record(cls, rec: dict) -> Finding:
+    def from_record(cls, rec: dict[str, Any]) -> Finding:
         return cls(
             rec["rule"], rec["kind"], rec["detail"], rec["en"], rec["zh"], tuple(rec["items"])
         )
@@ -75,26 +77,19 @@ def unmark(marked: str) -> str:
     return html.unescape(marked.replace("<mark>", "").replace("</mark>", ""))
 
 
-def mark(text: str, spans: Iterable[tuple[int, int]]) -> str:
-    """`text` HTML-escaped, each (start, end) span wrapped in <mark>; overlapping spans merge."""
-    merged: list[list[int]] = []
-    for a, b in sorted((a, b) for a, b in spans if b > a):
-        if merged and a <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], b)
-        else:
-            merged.append([a, b])
-    out, pos = [], 0
-    for a, b in merged:
-        out.append(escape(text[pos:a], quote=False))
-        out.append("<mark>" + escape(text[a:b], quote=False) + "</mark>")
-        pos = b
-    out.append(escape(text[pos:], quote=False))
-    return "".join(out)
+def mark(spans: Iterable[tuple[int, int]]) -> list[Span]:
+    """The differing parts of a text as `mark` spans; overlapping ones merge."""
+    return merge(Span(a, b) for a, b in spans)
+
+
+def marked(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """A Finding's `en`/`zh`: `text` as HTML with the spans in <mark> (made by crkb.markup)."""
+    return to_html(text, mark(spans))
 
 
 def mark_all(text: str) -> str:
     """The whole text marked (a rule that only one side has)."""
-    return mark(text, [(0, len(text))])
+    return marked(text, [(0, len(text))])
 
 
 def mark_words(text: str, words: Iterable[str]) -> str:
@@ -109,7 +104,7 @@ def mark_words(text: str, words: Iterable[str]) -> str:
         while start >= 0:
             spans.append((start, start + len(w)))
             start = low.find(w, start + len(w))
-    return mark(text, spans)
+    return marked(text, spans)
 
 
 def mark_changes(old: str, new: str) -> tuple[str, str]:
@@ -128,4 +123,4 @@ def mark_changes(old: str, new: str) -> tuple[str, str]:
             spans_a.append((a[i1][1], a[i2 - 1][2]))
         if j2 > j1:
             spans_b.append((b[j1][1], b[j2 - 1][2]))
-    return mark(old, spans_a), mark(new, spans_b)
+    return marked(old, spans_a), marked(new, spans_b)

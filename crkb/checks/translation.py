@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from crkb.checks import numbers as qty
-from crkb.checks.findings import Finding, mark, mark_all, mark_changes
+from crkb.checks.findings import Finding, mark_all, mark_changes, marked
 from crkb.graph.references import extract, resolve
 from crkb.graph.terms import build_dictionary, pair_glossaries, split_variants
 from crkb.model import Document, GlossaryEntry, Reference, Rule
@@ -127,7 +127,7 @@ def rule_numbers(en: Document, zh: Document) -> list[Finding]:
                     n,
                     "doubled_rule",
                     f"rule {n} appears {count} times in the translation, {ce[n]} in English",
-                    mark(em[n].text, []),
+                    marked(em[n].text, []),
                     "\n".join(mark_all(t) for t in texts),
                     (n, str(count)),
                 )
@@ -175,8 +175,8 @@ def references(e: Rule, z: Rule) -> list[Finding]:
             e.number,
             "references",
             "; ".join(said) + " (not the other)",
-            mark(te, _spans(te, raw_e)),
-            mark(tz, _spans(tz, raw_z)),
+            marked(te, _spans(te, raw_e)),
+            marked(tz, _spans(tz, raw_z)),
             tuple([f"en:{t}" for t in only_e] + [f"zh:{t}" for t in only_z]),
         )
     ]
@@ -208,8 +208,8 @@ def numbers(e: Rule, z: Rule) -> list[Finding]:
                 e.number,
                 "numbers",
                 detail,
-                mark(a, [(q.start, q.end) for q in only_e]),
-                mark(b, [(q.start, q.end) for q in only_z]),
+                marked(a, [(q.start, q.end) for q in only_e]),
+                marked(b, [(q.start, q.end) for q in only_z]),
                 tuple([where] + [f"en:{v}" for v in ve] + [f"zh:{v}" for v in vz]),
             )
         )
@@ -264,8 +264,8 @@ def untranslated(e: Rule, z: Rule) -> list[Finding]:
                 e.number,
                 "untranslated",
                 f"{where}: English left untranslated: " + "; ".join(f"“{w}”" for w in words),
-                mark(en_part, []),
-                mark(part, [(m.start(), m.end()) for m in runs]),
+                marked(en_part, []),
+                marked(part, [(m.start(), m.end()) for m in runs]),
                 tuple([where, *words]),
             )
         )
@@ -430,8 +430,8 @@ def term_findings(
                     "term",
                     f"glossary term “{term}” is in the English rule, its Chinese name "
                     f"“{zh_term}” is not in the translation",
-                    mark(e.text, spans),
-                    mark(z.text, []),
+                    marked(e.text, spans),
+                    marked(z.text, []),
                     (term, zh_term),
                 )
             )
@@ -566,8 +566,8 @@ def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]
                     f"glossary:{e.term}",
                     "glossary_references",
                     detail,
-                    mark(e.text, _spans(e.text, set(only_e))),
-                    mark(z.text, _spans(z.text, set(only_z))),
+                    marked(e.text, _spans(e.text, set(only_e))),
+                    marked(z.text, _spans(z.text, set(only_z))),
                     tuple([f"en:{t}" for t in only_e] + [f"zh:{t}" for t in only_z]),
                 )
             )
@@ -614,7 +614,7 @@ def stale_translation(en: Document, zh: Document, later_en: Sequence[Document]) 
                 "stale_translation",
                 detail,
                 old_html + "\n→\n" + new_html,
-                mark(zm[rule.number].text, []),
+                marked(zm[rule.number].text, []),
                 (_digest(rule.text), _digest(new.text if new else "")),
             )
         )
@@ -647,7 +647,9 @@ def stale_references(doc: Document, lang: str) -> list[Finding]:
                 continue
             text = _joined(rule)
             spans = _spans(text, {ref.title})
-            en_html, zh_html = (mark(text, spans), "") if lang == "en" else ("", mark(text, spans))
+            en_html, zh_html = (
+                (marked(text, spans), "") if lang == "en" else ("", marked(text, spans))
+            )
             out.append(
                 Finding(
                     rule.number,

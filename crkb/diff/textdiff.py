@@ -1,10 +1,11 @@
-"""Where two texts of one rule differ: words for English, characters for Chinese, marked in HTML."""
+"""Where two texts of one rule differ: words for English, characters for Chinese, as spans."""
 
 from __future__ import annotations
 
-import html
 import re
 from difflib import SequenceMatcher
+
+from crkb.markup import Span
 
 # English: words, runs of space, single other characters. Chinese: each CJK character alone.
 _EN_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
@@ -17,25 +18,24 @@ def tokens(text: str, lang: str) -> list[str]:
     return pattern.findall(text)
 
 
-def _wrap(tag: str, parts: list[str]) -> str:
-    text = "".join(parts)
-    return f"<{tag}>{html.escape(text)}</{tag}>" if text else ""
-
-
-def highlight(old: str, new: str, lang: str) -> tuple[str, str]:
-    """HTML-escaped `old` and `new`, with what was taken out in <del> and put in in <ins>."""
+def highlight(old: str, new: str, lang: str) -> tuple[list[Span], list[Span]]:
+    """What was taken out of `old` (`del` spans) and put into `new` (`ins` spans)."""
     a, b = tokens(old, lang), tokens(new, lang)
     sm = SequenceMatcher(None, a, b, autojunk=False)
-    out_old: list[str] = []
-    out_new: list[str] = []
+    spans_old: list[Span] = []
+    spans_new: list[Span] = []
+    pos_a = pos_b = 0
     for op, i1, i2, j1, j2 in _merged(sm.get_opcodes(), a):
-        if op == "equal":
-            out_old.append(html.escape("".join(a[i1:i2])))
-            out_new.append(html.escape("".join(b[j1:j2])))
-        else:
-            out_old.append(_wrap("del", a[i1:i2]))
-            out_new.append(_wrap("ins", b[j1:j2]))
-    return "".join(out_old), "".join(out_new)
+        len_a = sum(map(len, a[i1:i2]))
+        len_b = sum(map(len, b[j1:j2]))
+        if op != "equal":
+            if len_a:
+                spans_old.append(Span(pos_a, pos_a + len_a, "del"))
+            if len_b:
+                spans_new.append(Span(pos_b, pos_b + len_b, "ins"))
+        pos_a += len_a
+        pos_b += len_b
+    return spans_old, spans_new
 
 
 def _merged(

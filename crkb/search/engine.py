@@ -13,6 +13,7 @@ import zlib
 from pathlib import Path
 
 from crkb.errors import BadInput, NotFound, StoreError
+from crkb.markup import to_html
 from crkb.numbers import parent_of, sort_key
 from crkb.search import analysis, highlight, querynumbers
 from crkb.search.index import FORMAT, META, USERDICT
@@ -421,9 +422,9 @@ class Searcher:
         kind, stems, subs = needles
         text = f["text"]
         if kind == "en" and stems:
-            mark = highlight.english(text, stems)
+            mark = to_html(text, highlight.english(text, stems))
         else:
-            mark = highlight.substrings(text, subs)
+            mark = to_html(text, highlight.substrings(text, subs))
         hit = {
             "number": f["number"],
             "version": version,
