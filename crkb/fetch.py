@@ -59,9 +59,9 @@ class FetchReport:
     downloaded: list[str] = field(default_factory=list)
     present: list[str] = field(default_factory=list)
     no_url: list[str] = field(default_factory=list)
-    latest: dict | None = None
+    latest: dict[str, Any] | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -85,7 +85,7 @@ def modern_url(file_date: str) -> str:
 
 
 def manifest_entries(
-    archive_manifest: Iterable[dict],
+    archive_manifest: Iterable[dict[str, Any]],
     effective: Callable[[str], str | None],
     known_urls: dict[str, str],
     modern_from: str,
@@ -129,7 +129,8 @@ def http_get(url: str, opener: Opener | None = None, timeout: float = TIMEOUT) -
     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     try:
         with opener.open(req, timeout=timeout) as resp:
-            return resp.read()
+            body: bytes = resp.read()
+            return body
     except urllib.error.HTTPError as e:
         raise NetworkError(f"{url}: HTTP {e.code} {e.reason}") from None
     except urllib.error.URLError as e:
@@ -209,7 +210,7 @@ def latest_link(html: str, base: str = RULES_PAGE) -> tuple[str, str] | None:
 
 def check_latest(
     releases: list[Release], opener: Opener | None = None, page: str = RULES_PAGE
-) -> dict:
+) -> dict[str, Any]:
     """Whether the rules page links a release newer than the manifest's newest."""
     html = http_get(page, opener).decode("utf-8", errors="replace")
     link = latest_link(html, page)
@@ -269,7 +270,7 @@ KNOWN_URLS: dict[str, str] = {
 MODERN_FROM = "2017-08-25"
 
 
-def build_manifest(archive: Path) -> dict:
+def build_manifest(archive: Path) -> dict[str, Any]:
     """The shipped manifest's content, from an archive directory holding MANIFEST.json."""
     from crkb.sources.decode import decode
     from crkb.sources.identity import stated_date

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Lang = str  # "en", "zh" (other languages are recognised and reported, never stored)
 Kind = Literal["chapter", "section", "rule", "subrule"]
@@ -29,7 +29,9 @@ class Rule:
     parent: str | None = None
     line: int = 0  # 1-based line of the number in the decoded source, for messages
 
-    def __reduce__(self) -> tuple:  # a plain tuple pickles several times faster than slots
+    def __reduce__(
+        self,
+    ) -> tuple[Any, ...]:  # a plain tuple pickles several times faster than slots
         return Rule, (
             self.number,
             self.kind,
@@ -48,7 +50,7 @@ class GlossaryEntry:
     term: str
     text: str
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return GlossaryEntry, (self.term, self.text)
 
     @property
@@ -75,7 +77,7 @@ class Reference:
     dangling: bool = False
     stale: bool = False
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return Reference, (
             self.source,
             self.target,

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from crkb.build import steps as build_steps
 from crkb.errors import BadInput
@@ -39,7 +40,7 @@ class Assembly:
     docs: dict[tuple[str, str], Document] = field(default_factory=dict)
     sources: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     aliases: dict[str, set[str]] = field(default_factory=dict)
-    vflags: dict[str, dict] = field(default_factory=dict)
+    vflags: dict[str, dict[str, Any]] = field(default_factory=dict)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     terms_files: list[str] = field(default_factory=list)
     reported: list[tuple[str, str]] = field(default_factory=list)  # recognised, not stored
@@ -134,7 +135,7 @@ def _prefer(a: Document, b: Document) -> tuple[Document, Document]:
     return (a, b) if rank(a) >= rank(b) else (b, a)
 
 
-def assemble(results: list[tuple], progress: Progress) -> Assembly:
+def assemble(results: list[tuple[Any, ...]], progress: Progress) -> Assembly:
     """Group parsed documents into versions: aliases, duplicates, merged pages, flags."""
     asm = Assembly()
     official: list[Document] = []
@@ -209,7 +210,8 @@ def assemble(results: list[tuple], progress: Progress) -> Assembly:
             flags["truncated"] = True
             asm.flagged.append((doc.source, f"{doc.source}: truncated: stored, flagged as such"))
         if n := doc.flags.get("replacement_chars"):
-            flags["replacement_chars"] = int(flags.get("replacement_chars", 0)) + int(n)  # type: ignore[arg-type]
+            count: int = n  # type: ignore[assignment]  # Document.flags values are JSON; this one a count
+            flags["replacement_chars"] = int(flags.get("replacement_chars", 0)) + count
     return asm
 
 

@@ -67,7 +67,7 @@ class Lineage:
         after: list[tuple[str, str]] = []
         cur = number
         for i in range(k, len(self.versions) - 1):
-            cur = self.pairs.get((self.versions[i], self.versions[i + 1]), {}).get(cur)  # type: ignore[arg-type]
+            cur = self.pairs.get((self.versions[i], self.versions[i + 1]), {}).get(cur)
             if cur is None:
                 break
             after.append((self.versions[i + 1], cur))

@@ -67,10 +67,13 @@ def lineage(store: Store, lang: str = "en") -> Lineage:
             for a in info.aliases:
                 aliases[a] = info.id
         store.cache[key] = Lineage(versions, _Texts(store, versions, lang), pairs, aliases)  # type: ignore[arg-type]
-    return store.cache[key]
+    line: Lineage = store.cache[key]
+    return line
 
 
-def history(store: Store, number: str, version: str | None = None, lang: str = "en") -> dict:
+def history(
+    store: Store, number: str, version: str | None = None, lang: str = "en"
+) -> dict[str, Any]:
     """`{number, version, history: [{version, number, text}]}` following every renumbering.
 
     Partial copies (kept out of the lineage) are shown where they hold the rule; asked for as
@@ -101,7 +104,7 @@ def history(store: Store, number: str, version: str | None = None, lang: str = "
     return {"number": number, "history": rows, "version": vid, "lang": lang}
 
 
-def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> dict | None:
+def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> dict[str, Any] | None:
     """Where a number that `version` lacks went: the last release that had it, what the rule is
     numbered in `version` (`now`, None when it was removed) and the last release that still had
     the rule under any number (`until`). None if no earlier release had the number."""
@@ -118,7 +121,7 @@ def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> di
     return None
 
 
-def diff(store: Store, old: str, new: str, lang: str = "en") -> dict:
+def diff(store: Store, old: str, new: str, lang: str = "en") -> dict[str, Any]:
     """Changes between any two releases: stored for neighbours, computed (and cached) otherwise."""
     a = store.resolve_version(old, lang)
     b = store.resolve_version(new, lang)
@@ -138,7 +141,7 @@ def diff(store: Store, old: str, new: str, lang: str = "en") -> dict:
     return {"from": a, "to": b, "lang": lang, "summary": summary(changes), "changes": changes}
 
 
-def summary(changes: list[dict]) -> dict[str, int]:
+def summary(changes: list[dict[str, Any]]) -> dict[str, int]:
     """Counts per kind (and of changes that only renumber citations)."""
     out = {k: 0 for k in ("added", "removed", "changed", "moved", "moved_changed")}
     for c in changes:

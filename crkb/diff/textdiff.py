@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from crkb.markup import Span
@@ -39,7 +40,7 @@ def highlight(old: str, new: str, lang: str) -> tuple[list[Span], list[Span]]:
 
 
 def _merged(
-    ops: list[tuple[str, int, int, int, int]], a: list[str]
+    ops: Sequence[tuple[str, int, int, int, int]], a: list[str]
 ) -> list[tuple[str, int, int, int, int]]:
     """Join edits separated only by a space, so `a b` → `c d` reads as one marked phrase."""
     out: list[tuple[str, int, int, int, int]] = []

@@ -24,12 +24,12 @@ class VersionInfo:
     id: str
     aliases: list[str]
     title: str
-    flags: dict
+    flags: dict[str, Any]
     langs: list[str]
     sources: list[str]
     counts: dict[str, dict[str, int]]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "aliases": self.aliases,
@@ -54,7 +54,7 @@ def create(path: Path) -> sqlite3.Connection:
 
 
 def write_version(
-    conn: sqlite3.Connection, vid: str, aliases: list[str], title: str, flags: dict
+    conn: sqlite3.Connection, vid: str, aliases: list[str], title: str, flags: dict[str, Any]
 ) -> None:
     conn.execute(
         "INSERT INTO versions VALUES (?, ?, ?, ?)",
@@ -131,7 +131,7 @@ _MAGIC = b"SQLite format 3\x00"
 _DAMAGE = {10, 11, 14, 26}  # SQLITE_IOERR, _CORRUPT, _CANTOPEN, _NOTADB (primary result codes)
 
 
-def damaged(path: Path, error: Exception) -> StoreError:
+def damaged(path: Path, error: Exception | str) -> StoreError:
     """The one message for a store that cannot be read as written."""
     return StoreError(f"{path}: damaged store ({error}); run `crkb build` to rebuild it")
 
@@ -149,33 +149,34 @@ class _GuardedCursor(sqlite3.Cursor):
     bad page shows only when a query first reads it, long after the store opened."""
 
     def _fail(self, error: sqlite3.DatabaseError) -> Exception:
-        return damaged(self.connection.path, error) if _is_damage(error) else error
+        path: Path = self.connection.path  # type: ignore[attr-defined]  # set by Store.__init__
+        return damaged(path, error) if _is_damage(error) else error
 
-    def execute(self, sql: str, parameters=(), /):  # type: ignore[override]
+    def execute(self, sql: str, parameters: Any = (), /) -> _GuardedCursor:
         try:
             return super().execute(sql, parameters)
         except sqlite3.DatabaseError as e:
             raise self._fail(e) from None
 
-    def __next__(self):
+    def __next__(self) -> Any:
         try:
             return super().__next__()
         except sqlite3.DatabaseError as e:
             raise self._fail(e) from None
 
-    def fetchone(self):
+    def fetchone(self) -> Any:
         try:
             return super().fetchone()
         except sqlite3.DatabaseError as e:
             raise self._fail(e) from None
 
-    def fetchmany(self, size: int = 1):  # type: ignore[override]
+    def fetchmany(self, size: int | None = 1) -> list[Any]:
         try:
             return super().fetchmany(size)
         except sqlite3.DatabaseError as e:
             raise self._fail(e) from None
 
-    def fetchall(self):
+    def fetchall(self) -> list[Any]:
         try:
             return super().fetchall()
         except sqlite3.DatabaseError as e:
@@ -187,7 +188,7 @@ class _GuardedConnection(sqlite3.Connection):
 
     path: Path
 
-    def execute(self, sql: str, parameters=(), /):  # type: ignore[override]
+    def execute(self, sql: str, parameters: Any = (), /) -> _GuardedCursor:
         return self.cursor(_GuardedCursor).execute(sql, parameters)
 
 
@@ -230,7 +231,7 @@ class Store:
                 check_same_thread=False,
                 factory=_GuardedConnection,
             )
-            self.conn.path = path  # type: ignore[attr-defined]
+            self.conn.path = path
             meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
         except (StoreError, sqlite3.DatabaseError) as e:
             raise e if isinstance(e, StoreError) else damaged(path, e) from None
@@ -257,7 +258,7 @@ class Store:
     def versions(self) -> list[VersionInfo]:
         """Every version, oldest first."""
         out = []
-        docs: dict[str, list[tuple]] = {}
+        docs: dict[str, list[tuple[Any, ...]]] = {}
         for row in self.conn.execute(
             "SELECT version, lang, sources, counts FROM documents ORDER BY lang"
         ):
@@ -292,7 +293,7 @@ class Store:
         ids = self.version_ids(lang)
         if not ids:
             raise NotFound(f"no versions{' in ' + lang if lang else ''} in the store")
-        if name in (None, "", "latest"):
+        if not name or name == "latest":
             return ids[-1]
         if self._aliases is None:
             self._aliases = {}
@@ -368,7 +369,7 @@ class Store:
     def references_to(self, version: str, lang: str, number: str) -> list[Reference]:
         return self._refs("doc=? AND target=?", (self.doc_id(version, lang), number))
 
-    def _rules(self, where: str, args: tuple, limit: int | None = None) -> list[Rule]:
+    def _rules(self, where: str, args: tuple[Any, ...], limit: int | None = None) -> list[Rule]:
         """Rules matching a WHERE clause, in document order."""
         sql = (
             "SELECT number, kind, title, text, parent, examples, line FROM rules"
@@ -379,7 +380,7 @@ class Store:
             for n, k, title, t, parent, ex, line in self.conn.execute(sql, args)
         ]
 
-    def _refs(self, where: str, args: tuple) -> list[Reference]:
+    def _refs(self, where: str, args: tuple[Any, ...]) -> list[Reference]:
         """References matching a WHERE clause, in the order they were written."""
         sql = f"SELECT source, target, raw, title, dangling, stale FROM refs WHERE {where}"
         return [

@@ -95,14 +95,15 @@ def citing(store: Store, doc: int, target: str) -> set[str]:
 def glossary(store: Store, doc: int | None) -> list[tuple[str, str]]:
     """(term, text) of every glossary entry, in document order."""
     rows = store.conn.execute("SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (doc,))
-    return rows.fetchall()
+    return [(term, text) for term, text in rows]
 
 
 def documents(store: Store, lang: str) -> list[tuple[int, str]]:
     """(document id, version) of every text in `lang`, oldest first."""
-    return store.conn.execute(
+    rows = store.conn.execute(
         "SELECT id, version FROM documents WHERE lang = ? ORDER BY version", (lang,)
-    ).fetchall()
+    )
+    return [(doc, version) for doc, version in rows]
 
 
 def rule_texts(store: Store, doc: int) -> Iterator[tuple[str, str, str]]:

@@ -57,7 +57,7 @@ def version(store: Store, name: str | None, lang: str | None = None) -> str:
 
 def url_version(store: Store, name: str | None, lang: str | None = None) -> str:
     """A version id from a URL or form value; path tricks are unknown versions."""
-    if name not in (None, "", "latest") and not _URL_VERSION.match(name or ""):
+    if name and name != "latest" and not _URL_VERSION.match(name):
         raise NotFound(f"unknown version {name[:40]!r}; the home page lists every release")
     return store.resolve_version(name, lang)
 

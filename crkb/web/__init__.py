@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -11,7 +12,7 @@ from crkb.config import PROJECT_ROOT
 __all__ = ["create_app"]
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A Flask app serving `CRKB_DATA` (or test_config["DATA"]); the store opens on first use."""
     from crkb import config
     from crkb.web import api, errors, pages, serving

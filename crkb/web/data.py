@@ -131,7 +131,7 @@ def nearest(store: Store, version: str, lang: str, number: str, limit: int = 8) 
     doc = store.doc_id(version, lang)
     if doc is None:
         return []
-    p = number
+    p: str | None = number
     while p:
         p = parent_of(p)
         if p is None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from flask import Flask, jsonify, make_response, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from crkb.errors import CrkbError, NotFound
@@ -12,7 +13,7 @@ from crkb.errors import CrkbError, NotFound
 log = logging.getLogger(__name__)
 
 
-def _suggestions(error: Exception) -> dict:
+def _suggestions(error: Exception) -> dict[str, Any]:
     """Nearest rules for an unknown rule number (best effort; never fails the error page)."""
     number = getattr(error, "number", None)
     version = getattr(error, "version", None)
@@ -41,7 +42,10 @@ def _suggestions(error: Exception) -> dict:
     return out
 
 
-def render_error(status: int, message: str, error: Exception | None = None):
+def render_error(
+    status: int, message: str, error: Exception | None = None
+) -> tuple[Response | str, int]:
+    """The error as JSON under /api/, else the error page (with nearby rules for a 404)."""
     if request.path.startswith("/api/"):
         return jsonify({"error": message}), status
     extra = _suggestions(error) if error is not None and status == 404 else {}
@@ -50,11 +54,11 @@ def render_error(status: int, message: str, error: Exception | None = None):
 
 def register(app: Flask) -> None:
     @app.errorhandler(CrkbError)
-    def crkb_error(e: CrkbError):
+    def crkb_error(e: CrkbError) -> tuple[Response | str, int]:
         return render_error(e.http_status, str(e), e)
 
     @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException):
+    def http_error(e: HTTPException) -> Response:
         message = e.description or e.name
         if e.code == 404 and not isinstance(e, NotFound):
             message = f"there is no page at {request.path}"
@@ -66,6 +70,6 @@ def register(app: Flask) -> None:
         return resp
 
     @app.errorhandler(Exception)
-    def unexpected(e: Exception):
+    def unexpected(e: Exception) -> tuple[Response | str, int]:
         log.exception("unexpected error on %s", request.path)
         return render_error(500, "something went wrong on our side; please try again", None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from crkb import __version__
 
 _S = {"type": "string"}
@@ -11,8 +13,10 @@ _I = {"type": "integer"}
 _COUNTS = {"type": "object", "additionalProperties": _I}
 
 
-def _obj(props: dict, required: list[str] | None = None, extra: bool = True) -> dict:
-    out: dict = {
+def _obj(
+    props: dict[str, Any], required: list[str] | None = None, extra: bool = True
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "type": "object",
         "properties": props,
         "required": list(props) if required is None else required,
@@ -22,15 +26,15 @@ def _obj(props: dict, required: list[str] | None = None, extra: bool = True) -> 
     return out
 
 
-def _arr(items: dict) -> dict:
+def _arr(items: dict[str, Any]) -> dict[str, Any]:
     return {"type": "array", "items": items}
 
 
-def _ref(name: str) -> dict:
+def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-SCHEMAS: dict[str, dict] = {
+SCHEMAS: dict[str, dict[str, Any]] = {
     "Error": _obj({"error": _S}),
     "Version": _obj(
         {
@@ -144,9 +148,9 @@ def _param(
     name: str,
     where: str = "query",
     required: bool = False,
-    schema: dict | None = None,
+    schema: dict[str, Any] | None = None,
     description: str = "",
-) -> dict:
+) -> dict[str, Any]:
     return {
         "name": name,
         "in": where,
@@ -156,7 +160,7 @@ def _param(
     }
 
 
-def _ok(schema: str, description: str, errors: tuple[int, ...] = (400, 404)) -> dict:
+def _ok(schema: str, description: str, errors: tuple[int, ...] = (400, 404)) -> dict[str, Any]:
     out = {
         "200": {
             "description": description,
@@ -206,7 +210,7 @@ NUMBER = _param(
 QUOTED = "702.2a Deathtouch is a static ability."  # a rules text identify recognises
 
 
-def document() -> dict:
+def document() -> dict[str, Any]:
     """The OpenAPI 3.1 document served at /api/openapi.json."""
     langs = {"type": "string", "enum": ["en", "zh", "both"]}
     return {

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 
 from crkb.diff.compare import KINDS
 from crkb.errors import BadInput, NotFound
 from crkb.numbers import normalise
 from crkb.search.engine import Searcher
+from crkb.store.db import Store
 from crkb.views import params, shapes
 from crkb.web import data
-from crkb.web.render import anchor, highlight, linked
+from crkb.web.render import Link, Terms, anchor, highlight, linked
 from crkb.web.serving import lang_choice, served
 
 bp = Blueprint("pages", __name__)
@@ -31,7 +35,7 @@ def _langs() -> list[str]:
     return params.langs(lang_choice())
 
 
-def _common(store, version: str) -> dict:
+def _common(store: Store, version: str) -> dict[str, Any]:
     ids = store.version_ids()
     return {
         "version": version,
@@ -49,13 +53,16 @@ def rule_url(number: str, version: str | None) -> str:
     return url_for("pages.versioned_rule", version=version, number=number)
 
 
-def _terms(store, version: str, lang: str):
-    return served().memoised(("terms", version, lang), lambda: data.terms_for(store, version, lang))
+def _terms(store: Store, version: str, lang: str) -> Terms:
+    terms: Terms = served().memoised(
+        ("terms", version, lang), lambda: data.terms_for(store, version, lang)
+    )
+    return terms
 
 
 @bp.get("/")
 @bp.get("/v/<version>/")
-def home(version: str | None = None):
+def home(version: str | None = None) -> ResponseReturnValue:
     _bid, store = served().current()
     vid = resolve(store, version)
     langs = _langs()
@@ -71,13 +78,13 @@ def home(version: str | None = None):
 
 
 @bp.get("/rules/<number>")
-def rule(number: str):
+def rule(number: str) -> ResponseReturnValue:
     asked = request.args.get("version")
     if asked:
         _bid, store = served().current()
         vid = resolve(store, asked)
         target = params.url_rule_number(number)
-        query = {"lang": request.args["lang"]} if request.args.get("lang") else {}
+        query: dict[str, Any] = {"lang": request.args["lang"]} if request.args.get("lang") else {}
         if vid == store.version_ids()[-1]:
             return redirect(url_for("pages.rule", number=target, **query))
         return redirect(url_for("pages.versioned_rule", version=vid, number=target, **query))
@@ -85,11 +92,11 @@ def rule(number: str):
 
 
 @bp.get("/v/<version>/rules/<number>")
-def versioned_rule(version: str, number: str):
+def versioned_rule(version: str, number: str) -> ResponseReturnValue:
     return _rule_page(number, version)
 
 
-def _rule_page(raw: str, version: str | None):
+def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
     _bid, store = served().current()
     number = params.url_rule_number(raw)
     if number != raw:
@@ -109,15 +116,17 @@ def _rule_page(raw: str, version: str | None):
         for lang in others:  # the rule may exist only in the language not chosen
             v = data.version_for(store, vid, lang)
             if v and store.rule(v, lang, number):
-                cols.append(data.column(store, v, lang, number, _terms(store, v, lang)))
-                missing = []
+                col = data.column(store, v, lang, number, _terms(store, v, lang))
+                if col is not None:
+                    cols.append(col)
+                    missing = []
         if not cols:
             raise missing_rule(number, link_version, f"rule {number} is not in the rules of {vid}")
     main = cols[0]
     crumbs = data.breadcrumb(store, main.version, main.lang, number)
     badges = {c.lang: served().open_findings(c.version) for c in cols if c.lang == "zh"}
 
-    def render(col, para, seen):
+    def render(col: data.Column, para: data.Para, seen: set[str]) -> Markup:
         glossary_url = url_for("pages.glossary", version=col.version)
         return linked(
             para.text,
@@ -145,7 +154,7 @@ def _rule_page(raw: str, version: str | None):
 
 
 @bp.get("/glossary")
-def glossary():
+def glossary() -> ResponseReturnValue:
     from pypinyin import lazy_pinyin
 
     _bid, store = served().current()
@@ -162,7 +171,7 @@ def glossary():
         if lang == "zh":
             keyed = [("".join(lazy_pinyin(t)).lower(), t, x) for t, x in entries]
             keyed.sort()
-            groups: dict[str, list] = {}
+            groups: dict[str, list[tuple[str, str, str]]] = {}
             for key, term, text in keyed:
                 groups.setdefault(key[:1].upper() if key[:1].isalpha() else "#", []).append(
                     (term, text, " ".join(lazy_pinyin(term)))
@@ -174,7 +183,7 @@ def glossary():
                 groups.setdefault(first if first.isalpha() else "#", []).append((term, text, ""))
         lists.append((lang, v, groups, links, hover))
 
-    def render(text, ls, hover):
+    def render(text: str, ls: list[Link], hover: dict[str, str]) -> Markup:
         return linked(text, ls, lambda t: rule_url(t, link_version), hover)
 
     return render_template(
@@ -188,13 +197,13 @@ def glossary():
 
 
 @bp.get("/keywords")
-def keywords():
+def keywords() -> ResponseReturnValue:
     _bid, store = served().current()
     vid = resolve(store, request.args.get("version"))
     link_version = None if vid == store.version_ids()[-1] else vid
     groups = []
     for section in ("701", "702"):
-        rows: dict[str, dict] = {}
+        rows: dict[str, dict[str, Any]] = {}
         titles = {}
         for lang in data.LANGS:
             v = data.version_for(store, vid, lang)
@@ -235,7 +244,7 @@ def search_args() -> tuple[str, str, str | None, int]:
 
 
 @bp.get("/search")
-def search():
+def search() -> ResponseReturnValue:
     _bid, store = served().current()
     q, lang, version, limit = search_args()
     if version is not None:
@@ -269,7 +278,7 @@ def search():
 
 
 @bp.get("/rules/<number>/history")
-def history(number: str):
+def history(number: str) -> ResponseReturnValue:
     _bid, store = served().current()
     n = params.url_rule_number(number)
     version = request.args.get("version")
@@ -279,7 +288,7 @@ def history(number: str):
 
 
 @bp.get("/diff/<old>/<new>")
-def diff(old: str, new: str):
+def diff(old: str, new: str) -> ResponseReturnValue:
     _bid, store = served().current()
     a, b = resolve(store, old), resolve(store, new)
     kind = request.args.get("kind")
@@ -300,7 +309,7 @@ def diff(old: str, new: str):
 
 
 @bp.get("/releases/<version>")
-def release(version: str):
+def release(version: str) -> ResponseReturnValue:
     """A release's own page: what changed since the release before it."""
     _bid, store = served().current()
     v = resolve(store, version)
@@ -311,7 +320,7 @@ def release(version: str):
 
 
 @bp.get("/translation/<version>")
-def translation(version: str):
+def translation(version: str) -> ResponseReturnValue:
     _bid, store = served().current()
     vid = resolve(store, version, "zh")
     kind = request.args.get("kind") or None
@@ -331,7 +340,7 @@ def translation(version: str):
 
 
 @bp.app_context_processor
-def _helpers() -> dict:
+def _helpers() -> dict[str, Any]:
     from urllib.parse import urlencode
 
     def lang_url(choice: str) -> str:
@@ -342,7 +351,7 @@ def _helpers() -> dict:
 
 
 @bp.get("/v/")
-def home_pick():
+def home_pick() -> ResponseReturnValue:
     """The home page's version selector (a GET form) lands here."""
     _bid, store = served().current()
     vid = resolve(store, request.args.get("version"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, current_app, g, request
 
 from crkb.web.state import Served
@@ -15,7 +17,8 @@ CSP = (
 
 
 def served() -> Served:
-    return current_app.extensions["crkb"]
+    state: Served = current_app.extensions["crkb"]
+    return state
 
 
 def lang_choice() -> str:
@@ -27,7 +30,7 @@ def lang_choice() -> str:
     return kept if kept in LANG_CHOICES else "both"
 
 
-def _cache_key() -> tuple | None:
+def _cache_key() -> tuple[Any, ...] | None:
     if request.method != "GET" or not current_app.config.get("PAGE_CACHE"):
         return None
     if request.path.startswith("/static/"):
