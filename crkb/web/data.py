@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from crkb.numbers import parent_of, sort_key
 from crkb.store import reads
 from crkb.store.db import Store
+from crkb.views.params import TEXT_LANGS
 from crkb.web.render import Link, Terms, glossary_terms, shorten
 
-LANGS = ("en", "zh")
+LANGS = TEXT_LANGS
 LANG_NAMES = {"en": "English", "zh": "简体中文"}
 
 

@@ -6,9 +6,10 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 
+from crkb.views.params import SHOW_LANGS
 from crkb.web.state import Served
 
-LANG_CHOICES = ("en", "zh", "both")
+LANG_CHOICES = SHOW_LANGS
 LANG_COOKIE = "crkb_lang"
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
