@@ -11,7 +11,8 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -240,25 +241,21 @@ def run_steps(asm: Assembly, build_dir: Path, progress: Progress) -> dict[str, f
     seconds per step."""
     seconds: dict[str, float] = {}
 
-    def timed(name: str) -> None:
+    @contextmanager
+    def step(name: str) -> Iterator[None]:
         progress(f"{name} …")
-        seconds[name] = time.perf_counter()
+        t = time.perf_counter()
+        yield
+        seconds[name] = time.perf_counter() - t
 
-    def done(name: str) -> None:
-        seconds[name] = time.perf_counter() - seconds[name]
-
-    timed("terms")
-    terms = build_steps.write_terms(asm.docs, asm.terms_files, build_dir)
-    done("terms")
-    timed("lineage")
-    lineages = build_steps.write_lineage(asm.docs, build_dir, progress)
-    done("lineage")
-    timed("checks")
-    build_steps.write_findings(asm.docs, terms, build_dir, progress)
-    done("checks")
-    timed("index")
-    build_steps.write_index(asm.docs, terms, lineages, build_dir)
-    done("index")
+    with step("terms"):
+        terms = build_steps.write_terms(asm.docs, asm.terms_files, build_dir)
+    with step("lineage"):
+        lineages = build_steps.write_lineage(asm.docs, build_dir, progress)
+    with step("checks"):
+        build_steps.write_findings(asm.docs, terms, build_dir, progress)
+    with step("index"):
+        build_steps.write_index(asm.docs, terms, lineages, build_dir)
     return seconds
 
 
