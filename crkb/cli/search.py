@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from crkb.cli.options import data_dir, emit, lang_option, open_store, reads_store
+from crkb.cli.options import (
+    data_dir,
+    emit,
+    lang_option,
+    open_store,
+    reads_store,
+    version_option,
+)
 from crkb.errors import BadInput
 from crkb.store.location import INDEX_DIR, current_build
 from crkb.views import params, shapes
@@ -39,9 +46,7 @@ def register(sub: Any) -> None:
     s = sub.add_parser("search", help="ranked hits in either language")
     s.add_argument("query")
     lang_option(s, params.SEARCH_LANGS, "auto")
-    s.add_argument(
-        "--version", help="version id, alias or latest (default: newest of each language)"
-    )
+    version_option(s, "version id, alias or latest (default: newest of each language)")
     s.add_argument("--limit", type=int, default=10)
     reads_store(s)
     s.set_defaults(func=cmd_search)
