@@ -25,7 +25,8 @@ class Rule:
     parent: str | None = None
     line: int = 0  # 1-based line of the number in the decoded source, for messages
 
-    def __reduce__(self) -> tuple:  # a plain tuple pickles several times faster than slots
+    # A plain tuple pickles several times faster than slots.
+    def __reduce__(self) -> tuple[object, ...]:
         return Rule, (
             self.number,
             self.kind,
@@ -44,7 +45,7 @@ class GlossaryEntry:
     term: str
     text: str
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return GlossaryEntry, (self.term, self.text)
 
     @property
@@ -71,7 +72,7 @@ class Reference:
     dangling: bool = False
     stale: bool = False
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return Reference, (
             self.source,
             self.target,

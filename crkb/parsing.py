@@ -40,22 +40,23 @@ def intern_texts(results: list[Parsed]) -> None:
     pickle sends each once and the build keeps each once."""
     pool: dict[str, str] = {}
 
-    def one(s: str | None) -> str | None:
+    def one(s: str) -> str:
+        return pool.setdefault(s, s)
+
+    def maybe(s: str | None) -> str | None:
         return s if s is None else pool.setdefault(s, s)
 
     for _path, result, _why in results:
         for doc in result.documents if result else ():
             for r in doc.rules:
-                r.number, r.text, r.title, r.parent = map(
-                    one, (r.number, r.text, r.title, r.parent)
-                )
-                r.examples = [one(e) for e in r.examples]  # type: ignore[misc]
+                r.number, r.text = one(r.number), one(r.text)
+                r.title, r.parent = maybe(r.title), maybe(r.parent)
+                r.examples = [one(e) for e in r.examples]
             for g in doc.glossary:
-                g.term, g.text = one(g.term), one(g.text)  # type: ignore[assignment]
+                g.term, g.text = one(g.term), one(g.text)
             for ref in doc.references:
-                ref.source, ref.target, ref.raw, ref.title = map(
-                    one, (ref.source, ref.target, ref.raw, ref.title)
-                )
+                ref.source, ref.target, ref.raw = one(ref.source), one(ref.target), one(ref.raw)
+                ref.title = maybe(ref.title)
 
 
 def parse_batch(paths: list[str]) -> list[Parsed]:
@@ -65,7 +66,9 @@ def parse_batch(paths: list[str]) -> list[Parsed]:
     return out
 
 
-def split_work(paths: list[str], sizes: list[int], workers: int) -> tuple[list[int], list[list]]:
+def split_work(
+    paths: list[str], sizes: list[int], workers: int
+) -> tuple[list[int], list[list[int]]]:
     """(indexes the parent parses, batches of indexes for the workers), each a run of
     neighbouring files, the parent's share sized so that parent and workers finish together."""
     total = sum(sizes) or 1
@@ -87,13 +90,21 @@ def split_work(paths: list[str], sizes: list[int], workers: int) -> tuple[list[i
 
 
 def _sizes(paths: list[str]) -> list[int]:
-    out = []
+    out: list[int] = []
     for p in paths:
         try:
             out.append(os.path.getsize(p))
         except OSError:
             out.append(0)
     return out
+
+
+def _complete(out: list[Parsed | None]) -> list[Parsed]:
+    """Every slot filled (each file is parsed once, by the parent or a worker)."""
+    filled = [p for p in out if p is not None]
+    if len(filled) != len(out):
+        raise RuntimeError("a file of the corpus was not parsed")
+    return filled
 
 
 def parse_all(paths: list[Path], progress: Progress, workers: int | None = None) -> list[Parsed]:
@@ -113,10 +124,10 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
         for i, name in enumerate(names):
             out[i] = parse_one(name)
             report(i)
-        return out  # type: ignore[return-value]
+        return _complete(out)
     mine, batches = split_work(names, _sizes(names), workers)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: list[tuple[list[int], Future]] = [
+        futures: list[tuple[list[int], Future[list[Parsed]]]] = [
             (b, pool.submit(parse_batch, [names[i] for i in b])) for b in batches
         ]
 
@@ -129,7 +140,7 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
                         report(i)
                     futures.remove((b, fut))
 
-        own = []
+        own: list[Parsed] = []
         for i in mine:
             own.append(parse_one(names[i]))
             out[i] = own[-1]
@@ -137,4 +148,4 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
             collect(wait=False)
         intern_texts(own)
         collect(wait=True)
-    return out  # type: ignore[return-value]
+    return _complete(out)

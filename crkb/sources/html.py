@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from bs4 import BeautifulSoup
+from bs4.element import Comment, NavigableString, Tag
 
 from crkb.model import ParseResult
 from crkb.sources.lines import lang_of
@@ -96,7 +97,8 @@ def _walk(node: Tag, lines: list[str], buf: list[str]) -> None:
 def _numbered_list(ol: Tag, lines: list[str]) -> None:
     """`<ol>` items get their numbers back, counted per language: a bilingual list renders
     "1. 中文 / 1. English" as four items, and each language's senses run 1, 2 …"""
-    start = int(ol.get("start") or 1) if str(ol.get("start") or "1").isdigit() else 1
+    start_attr = str(ol.get("start") or "1")
+    start = int(start_attr) if start_attr.isdigit() else 1
     count: dict[str | None, int] = {}
     for li in ol.find_all("li", recursive=False):
         item: list[str] = []

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from crkb.model import Document, GlossaryEntry, ParseResult, Rule
+from crkb.model import Document, GlossaryEntry, Kind, ParseResult, Rule
 from crkb.numbers import parent_of
 from crkb.sources import identity
 from crkb.sources.language import cjk_share
@@ -129,7 +129,8 @@ def _new_rule(item: Item, text: str) -> Rule:
         return Rule(item.number, "chapter", text, title=text, line=item.line)
     if kind == "section":
         return Rule(item.number, "section", text, title=text, parent=item.number[0], line=item.line)
-    return Rule(item.number, kind, text, parent=parent_of(item.number), line=item.line)  # type: ignore[arg-type]
+    rule_kind: Kind = "subrule" if kind == "subrule" else "rule"
+    return Rule(item.number, rule_kind, text, parent=parent_of(item.number), line=item.line)
 
 
 def _sentence_like(text: str) -> bool:
@@ -168,11 +169,10 @@ def assemble(
                     from_pair.add((lang, item.number))
             prev_numbered = item
         elif item.kind in ("rule", "subrule"):
-            lang = item.lang
-            if lang is None:
+            if item.lang is None:
                 same = prev_numbered is not None and prev_numbered.number == item.number
-                lang = other(prev_numbered.lang or first) if same and prev_numbered else first
-                item.lang = lang
+                item.lang = other(prev_numbered.lang or first) if same and prev_numbered else first
+            lang = item.lang
             last = current[lang]
             if last is not None and (lang, item.number) in from_pair and last.number == item.number:
                 last.text = item.text  # the single-language line after a paired heading
@@ -183,8 +183,7 @@ def assemble(
                 current[lang] = rule
             prev_numbered = item
         else:
-            lang = item.lang
-            target = current.get(lang) if lang else None
+            target = current.get(item.lang) if item.lang else None
             if target is None or (
                 chrome and (item.kind == "text" and not _sentence_like(item.text))
             ):
