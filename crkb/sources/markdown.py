@@ -65,6 +65,8 @@ def _inline_lines(inline: Token) -> list[list[Token]]:
             lines.append([])
         else:
             lines[-1].append(tok)
+            if tok.type == "html_inline":  # a tag may span lines; it is dropped, its lines count
+                lines.extend([] for _ in range(tok.content.count("\n")))
     return lines
 
 
