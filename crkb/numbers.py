@@ -55,9 +55,9 @@ def letter_index(letters: str) -> int:
     """Position of a subrule suffix in the published sequence (a=0 … z, then aa, ab …)."""
     idx = 0
     for ch in letters:
-        pos = LETTERS.find(ch)
+        pos: float = LETTERS.find(ch)
         if pos < 0:  # "l" or "o" used by mistake: place it where the alphabet would
-            pos = "abcdefghijklmnopqrstuvwxyz".index(ch) - 0.5  # type: ignore[assignment]
+            pos = "abcdefghijklmnopqrstuvwxyz".index(ch) - 0.5
         idx = idx * (len(LETTERS) + 1) + int(pos * 2 + 2)
     return idx
 

@@ -90,13 +90,21 @@ def split_work(
 
 
 def _sizes(paths: list[str]) -> list[int]:
-    out = []
+    out: list[int] = []
     for p in paths:
         try:
             out.append(os.path.getsize(p))
         except OSError:
             out.append(0)
     return out
+
+
+def _complete(out: list[Parsed | None]) -> list[Parsed]:
+    """Every slot filled (each file is parsed once, by the parent or a worker)."""
+    filled = [p for p in out if p is not None]
+    if len(filled) != len(out):
+        raise RuntimeError("a file of the corpus was not parsed")
+    return filled
 
 
 def parse_all(paths: list[Path], progress: Progress, workers: int | None = None) -> list[Parsed]:
@@ -116,7 +124,7 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
         for i, name in enumerate(names):
             out[i] = parse_one(name)
             report(i)
-        return out  # type: ignore[return-value]
+        return _complete(out)
     mine, batches = split_work(names, _sizes(names), workers)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures: list[tuple[list[int], Future[list[Parsed]]]] = [
@@ -132,7 +140,7 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
                         report(i)
                     futures.remove((b, fut))
 
-        own = []
+        own: list[Parsed] = []
         for i in mine:
             own.append(parse_one(names[i]))
             out[i] = own[-1]
@@ -140,4 +148,4 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
             collect(wait=False)
         intern_texts(own)
         collect(wait=True)
-    return out  # type: ignore[return-value]
+    return _complete(out)

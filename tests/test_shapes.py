@@ -133,6 +133,20 @@ def test_markdown_chapter_page_gives_one_document_per_language(order):
     assert all(d.version == "2024-04-10" and d.alias is None for d in docs.values())
 
 
+def test_markdown_warnings_name_the_source_line_even_after_a_tag_across_lines():
+    md = (
+        "# 9. Casual Variants\n"
+        "<b id='cr901-1'>901.1.</b> In the Planechase variant, <span\n"
+        "class='x'>plane cards</span> add abilities.\n"
+        "\n"
+        "<b id='cr901-1'>901.1.</b> A second rule under the same number.\n"
+    )
+    result = markdown.parse(md, source="9.md", file_date="2024-04-10")
+    assert "line 5: en rule number 901.1 appears twice; both kept" in result.warnings
+    first = result.documents[0].rules[1]
+    assert first.text == "In the Planechase variant,\nplane cards add abilities."
+
+
 def test_markdown_glossary_pairs_terms_and_senses():
     md = """# 词汇表（按英文首字母排序）
 

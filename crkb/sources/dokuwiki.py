@@ -2,7 +2,7 @@
 
 `clean_line` strips the wiki markup (bookmarks, `[[target|label]]` links, `//italics//`,
 `**bold**`, `\\\\` line breaks, `====== headings ======`, `<WRAP>`); a chapter page's lines then
-go to the shared bilingual assembly in `webcopy`, a glossary page's `----` blocks to the same
+go to the line engine in `lines`, a glossary page's `----` blocks to the same
 term pairing the Markdown glossary uses.
 """
 
@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 
 from crkb.model import ParseResult
-from crkb.sources.markdown import pair_blocks
-from crkb.sources.webcopy import Line, build_documents, lang_of
+from crkb.sources.lines import Line, build_documents, lang_of
+from crkb.sources.page import pair_blocks
 
 _BOOKMARK = re.compile(r"<BOOKMARK:[^>]*>")
 _LINK = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")

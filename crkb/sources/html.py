@@ -3,18 +3,19 @@
 `page_lines` walks the parsed page once and writes what a reader sees as Markdown-shaped lines:
 a heading as `## text`, a paragraph's lines split at `<br>`, `<hr>` as `----`, entities decoded,
 inline markup (links, emphasis, anchor tags) reduced to its words. Those lines then take the
-Markdown page's path (`markdown.parse_lines`), glossary term pairs included.
+Markdown page's path (`page.parse_page`), glossary term pairs included.
 """
 
 from __future__ import annotations
 
 import re
 
-from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from bs4 import BeautifulSoup
+from bs4.element import Comment, NavigableString, Tag
 
 from crkb.model import ParseResult
-from crkb.sources import markdown
-from crkb.sources.webcopy import lang_of
+from crkb.sources.lines import lang_of
+from crkb.sources.page import PageLine, parse_page
 
 _SKIP = {
     "script",
@@ -58,6 +59,7 @@ _BLOCK = {
 }
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _SPACE = re.compile(r"[ \t\r\f\v]+")
+_HEADING_MARK = re.compile(r"^(#{1,6}) (.*)$")
 
 
 def _walk(node: Tag, lines: list[str], buf: list[str]) -> None:
@@ -95,7 +97,8 @@ def _walk(node: Tag, lines: list[str], buf: list[str]) -> None:
 def _numbered_list(ol: Tag, lines: list[str]) -> None:
     """`<ol>` items get their numbers back, counted per language: a bilingual list renders
     "1. 中文 / 1. English" as four items, and each language's senses run 1, 2 …"""
-    start = int(ol.get("start") or 1) if str(ol.get("start") or "1").isdigit() else 1
+    start_attr = str(ol.get("start") or "1")
+    start = int(start_attr) if start_attr.isdigit() else 1
     count: dict[str | None, int] = {}
     for li in ol.find_all("li", recursive=False):
         item: list[str] = []
@@ -128,17 +131,23 @@ def page_lines(text: str) -> list[str]:
     return lines
 
 
-def _plain(line: str) -> str:
-    """A page line is already plain text: only heading marks and rulers go."""
-    if line == "----":
-        return ""
-    return re.sub(r"^#{1,6} ", "", line)
+def as_page(lines: list[str]) -> list[PageLine]:
+    """The Markdown-shaped lines as page lines: `#` marks become heading levels, `----` a ruler."""
+    out: list[PageLine] = []
+    for no, line in enumerate(lines, 1):
+        if line == "----":
+            out.append(PageLine(no, "", ruler=True))
+        elif m := _HEADING_MARK.match(line):
+            out.append(PageLine(no, m.group(2), heading=len(m.group(1))))
+        else:
+            out.append(PageLine(no, line))
+    return out
 
 
 def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
     """One HTML page → a Document per language (none for a page without rules or glossary)."""
     lines = page_lines(text)
     plain = "\n".join(lines)
-    return markdown.parse_lines(
-        lines, text=plain, source=source, file_date=file_date, fmt="html", clean=_plain, chrome=True
+    return parse_page(
+        as_page(lines), text=plain, source=source, file_date=file_date, fmt="html", chrome=True
     )

@@ -50,16 +50,16 @@ def stated_date(text: str) -> str | None:
         if month and (iso := _iso(int(m.group(3)), month, int(m.group(2)))):
             found.append((m.start(), iso))
             break
-    if (m := _ZH_DATE.search(head)) and (iso := _iso(*(int(g) for g in m.groups()))):
-        found.append((m.start(), iso))
-    if (m := _NUMERIC.search(head)) and (
+    if (zh := _ZH_DATE.search(head)) and (iso := _iso(*(int(g) for g in zh.groups()))):
+        found.append((zh.start(), iso))
+    if (num := _NUMERIC.search(head)) and (
         iso := _iso(
-            1900 + int(m.group(3)) if int(m.group(3)) > 50 else 2000 + int(m.group(3)),
-            int(m.group(1)),
-            int(m.group(2)),
+            1900 + int(num.group(3)) if int(num.group(3)) > 50 else 2000 + int(num.group(3)),
+            int(num.group(1)),
+            int(num.group(2)),
         )
     ):
-        found.append((m.start(), iso))
+        found.append((num.start(), iso))
     return min(found)[1] if found else None
 
 

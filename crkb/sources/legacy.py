@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crkb.model import Document, GlossaryEntry, Rule
+from crkb.model import Document, GlossaryEntry, Kind, Rule
 from crkb.numbers import parent_of
 from crkb.sources.plaintext import _block, attach_titles, body_start
 
@@ -165,7 +165,7 @@ def _numbered(p: Paragraph, st: _State, warnings: list[str]) -> Rule | None:
         rule = prev.split(".", 1)[1]
         warnings.append(f"line {p.line}: {head}.{letters} read as {head}.{rule}{letters}")
     number = f"{head}.{rule}{letters}"
-    kind = "subrule" if letters else "rule"
+    kind: Kind = "subrule" if letters else "rule"
     st.last_rule = f"{head}.{rule}"
     return Rule(number, kind, text, parent=parent_of(number), line=p.line)
 

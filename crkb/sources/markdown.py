@@ -1,156 +1,126 @@
 """The bilingual Markdown pages of the Chinese translation: chapters, glossary, index.
 
-A page is read in three steps: `clean_line` strips the markup from each line (anchors, links,
-emphasis, entities, trailing line breaks), `split_glossary` takes the term blocks out, and the
-numbered lines left go to the shared bilingual assembly in `webcopy`. The two languages of a pair
-are told apart by content, since their order differs between releases.
+A page is read through markdown-it-py's token stream (CommonMark, inline HTML on): `page_lines`
+walks the block tokens and writes each source line as a reader sees it (links as their labels,
+emphasis, anchor tags and entities gone; a list item keeps its marker, since "901. 竞逐时空" and
+a glossary's numbered senses are list items to Markdown). A line made only of links is navigation
+and reads as empty. The lines then go to `page.parse_page`: glossary term blocks out, the rest to
+the line engine. The two languages of a pair are told apart by content, since their order differs
+between releases.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import cache
 
-from crkb.model import GlossaryEntry, ParseResult
-from crkb.sources.webcopy import Line, build_documents, lang_of, other
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
-_ANCHOR_TAG = re.compile(r"</?(?:b|span|a|strong|em|i|u|sup|sub)(?:\s[^<>]*)?>", re.I)
-_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
-_LINK = re.compile(r"\[([^\[\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
-_EMPHASIS = re.compile(r"(?<![A-Za-z0-9*\\])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![A-Za-z0-9*])")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
-_RULER = re.compile(r"^ {0,3}(?:-{3,}|\*{3,}|_{3,})\s*$")
-_NAV_ONLY = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[^\]]*\]\([^)]*\)\s*(?:\|\s*)?)+$")
-_GLOSSARY_TERM = re.compile(r"^###\s+(.+?)\s+/\s+(.+?)\s*$")
+from crkb.model import ParseResult
+from crkb.sources.page import PageLine, glossary_term, parse_page
+
+_TAG = re.compile(r"<[^<>]*>")
+_LINK_GAP = re.compile(r"\s*\|?\s*")  # what may stand between the links of a navigation line
 
 
-def clean_inline(text: str) -> str:
-    """Markdown and inline HTML → the words a reader sees ("[806](./8#cr806)" → "806")."""
-    text = _ANCHOR_TAG.sub("", text)
-    text = _IMAGE.sub(r"\1", text)
-    text = _LINK.sub(r"\1", text)
-    text = _EMPHASIS.sub(r"\2", text)
-    text = _ESCAPE.sub(r"\1", text)
-    return html.unescape(text).rstrip()
+@cache
+def _reader() -> MarkdownIt:
+    """One CommonMark reader, made on first use (nothing is built at import time)."""
+    return MarkdownIt("commonmark", {"html": True})
 
 
-def is_navigation(line: str) -> bool:
+def _is_navigation(chunk: Sequence[Token]) -> bool:
     """A line made only of links ("返回完整规则目录 | 第八章 …", contents entries)."""
-    return bool(_NAV_ONLY.match(line))
+    depth, links = 0, 0
+    for tok in chunk:
+        if tok.type == "link_open":
+            depth += 1
+            links += 1
+        elif tok.type == "link_close":
+            depth -= 1
+        elif depth == 0 and not (tok.type == "text" and _LINK_GAP.fullmatch(tok.content)):
+            return False
+    return links > 0
+
+
+def _words(chunk: Sequence[Token]) -> str:
+    """The words of one line's inline tokens: text as is, markup and inline HTML gone."""
+    out: list[str] = []
+    for tok in chunk:
+        if tok.type in ("text", "text_special", "code_inline"):
+            out.append(tok.content)
+        elif tok.type == "image":
+            out.append(_words(tok.children or []))
+    return "".join(out).rstrip()
+
+
+def _inline_lines(inline: Token) -> list[list[Token]]:
+    """An inline token's children cut at its line breaks: one list per source line."""
+    lines: list[list[Token]] = [[]]
+    for tok in inline.children or []:
+        if tok.type in ("softbreak", "hardbreak"):
+            lines.append([])
+        else:
+            lines[-1].append(tok)
+            if tok.type == "html_inline":  # a tag may span lines; it is dropped, its lines count
+                lines.extend([] for _ in range(tok.content.count("\n")))
+    return lines
+
+
+def _marker(item: Token) -> str:
+    """A list item's marker as written before its first line: "901. ", "1. ", "- "."""
+    return f"{item.info}{item.markup} " if item.info else f"{item.markup} "
+
+
+def page_lines(text: str) -> list[PageLine]:
+    """Every source line of a Markdown page as a reader sees it (empty for blank lines)."""
+    count = text.count("\n") + 1
+    out = {no: PageLine(no, "") for no in range(1, count + 1)}
+    tokens = _reader().parse(text)
+    markers: dict[int, str] = {}  # 0-based line → the list markers that open on it
+    level = 0
+    for tok in tokens:
+        first = tok.map[0] if tok.map else 0
+        if tok.type == "list_item_open":
+            markers[first] = markers.get(first, "") + _marker(tok)
+        elif tok.type == "heading_open":
+            level = int(tok.tag[1])
+        elif tok.type == "heading_close":
+            level = 0
+        elif tok.type == "hr":
+            out[first + 1] = PageLine(first + 1, "", ruler=True)
+        elif tok.type == "inline":
+            for i, chunk in enumerate(_inline_lines(tok)):
+                no = first + i
+                words = _words(chunk)
+                if not level:
+                    marker = markers.pop(no, "")
+                    words = "" if _is_navigation(chunk) else marker + words
+                out[no + 1] = PageLine(no + 1, words, heading=level)
+        elif tok.type in ("html_block", "code_block", "fence"):
+            body = tok.content.split("\n")
+            start = first + (1 if tok.type == "fence" else 0)
+            for i, raw in enumerate(body[:-1] if body and not body[-1] else body):
+                line = raw if tok.type != "html_block" else html.unescape(_TAG.sub("", raw))
+                out[start + i + 1] = PageLine(start + i + 1, line.rstrip())
+    return [out[no] for no in range(1, count + 1)]
 
 
 def clean_line(line: str) -> str:
     """One source line without markup; headings lose their #s, navigation lines vanish."""
-    if is_navigation(line) or _RULER.match(line):
-        return ""
-    if m := _HEADING.match(line):
-        line = m.group(2)
-    return clean_inline(line.rstrip("\\ \t"))
-
-
-def _glossary_term(line: str) -> tuple[str, str] | None:
-    """`### <span id='Abandon'>Abandon</span> / <span id='终止'>终止</span>` → (en, zh)."""
-    m = _GLOSSARY_TERM.match(line.strip())
-    if not m:
-        return None
-    a, b = clean_inline(m.group(1)), clean_inline(m.group(2))
-    if lang_of(a) == "zh" and lang_of(b) != "zh":
-        a, b = b, a
-    return a, b
+    return page_lines(line)[0].text
 
 
 def glossary_pairs(text: str) -> list[tuple[str, str]]:
     """(English term, Chinese term) for every term heading of a bilingual glossary page."""
-    return [p for line in text.split("\n") if (p := _glossary_term(line))]
-
-
-def pair_blocks(
-    blocks: Sequence[tuple[tuple[str, str], list[str]]],
-) -> dict[str, list[GlossaryEntry]]:
-    """Term pairs with their bilingual definition lines → entries per language.
-
-    A definition line goes to the language of its content; a line with no letters to tell by goes
-    to the language the previous line did not.
-    """
-    out: dict[str, list[GlossaryEntry]] = {"en": [], "zh": []}
-    for (en, zh), lines in blocks:
-        texts: dict[str, list[str]] = {"en": [], "zh": []}
-        prev: str | None = None
-        for line in lines:
-            lang = lang_of(line) or (other(prev) if prev else "en")
-            texts[lang].append(line)
-            prev = lang
-        out["en"].append(GlossaryEntry(en, "\n".join(texts["en"])))
-        out["zh"].append(GlossaryEntry(zh, "\n".join(texts["zh"])))
-    return out
-
-
-def split_glossary(
-    lines: Sequence[str], clean: Callable[[str], str] = clean_line
-) -> tuple[list[Line], dict[str, list[GlossaryEntry]]]:
-    """Glossary blocks (a term heading up to the next heading or ruler) out; other lines kept."""
-    rest: list[Line] = []
-    blocks: list[tuple[tuple[str, str], list[str]]] = []
-    block: list[str] | None = None
-    for no, raw in enumerate(lines, 1):
-        if term := _glossary_term(raw):
-            block = []
-            blocks.append((term, block))
-            continue
-        if block is not None and (_HEADING.match(raw) or _RULER.match(raw)):
-            block = None
-        cleaned = clean(raw)
-        if block is not None:
-            if cleaned.strip():
-                block.append(cleaned)
-        else:
-            rest.append((no, cleaned))
-    return rest, pair_blocks(blocks) if blocks else {}
-
-
-def page_title(lines: Sequence[str]) -> dict[str, str]:
-    """The first `#` heading, split into its languages when it holds both."""
-    from crkb.sources.webcopy import split_title
-
-    for raw in lines:
-        m = _HEADING.match(raw)
-        if m and len(m.group(1)) == 1:
-            title = clean_inline(m.group(2))
-            pair = split_title(re.sub(r"^\d+\.\s*", "", title))
-            if pair:
-                return {"zh": pair[0], "en": pair[1]}
-            return {lang_of(title) or "zh": title}
-    return {}
-
-
-def parse_lines(
-    lines: Sequence[str],
-    *,
-    text: str,
-    source: str,
-    file_date: str | None,
-    fmt: str,
-    clean: Callable[[str], str] = clean_line,
-    chrome: bool = False,
-) -> ParseResult:
-    """Markdown-shaped lines (also what `html` reduces a page to) → documents."""
-    rest, glossary = split_glossary(lines, clean)
-    return build_documents(
-        rest,
-        text=text,
-        source=source,
-        file_date=file_date,
-        fmt=fmt,
-        glossary=glossary,
-        titles=page_title(lines),
-        chrome=chrome,
-    )
+    return [p for line in page_lines(text) if (p := glossary_term(line))]
 
 
 def parse(text: str, *, source: str, file_date: str | None) -> ParseResult:
     """One Markdown page → a Document per language (none for a page without rules or glossary)."""
-    return parse_lines(
-        text.split("\n"), text=text, source=source, file_date=file_date, fmt="markdown"
+    return parse_page(
+        page_lines(text), text=text, source=source, file_date=file_date, fmt="markdown"
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from crkb.model import Document, GlossaryEntry, Rule
+from crkb.model import Document, GlossaryEntry, Kind, Rule
 from crkb.numbers import parent_of
 
 # A numbered line: optional single leading space, the number, an optional dot, optional space.
@@ -90,7 +90,7 @@ def looks_like_title(text: str) -> bool:
 def _numbered_rule(m: re.Match[str], line: int) -> Rule:
     """A rule or subrule from a `NUMBERED` (or `SLIPPED`) match: its text is group 4, as is."""
     number = f"{m.group(1)}.{m.group(2)}{m.group(3)}"
-    kind = "subrule" if m.group(3) else "rule"
+    kind: Kind = "subrule" if m.group(3) else "rule"
     return Rule(number, kind, m.group(4), parent=parent_of(number), line=line)
 
 

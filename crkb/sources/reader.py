@@ -13,7 +13,7 @@ from pathlib import Path
 from crkb.errors import NotARulesDocument
 from crkb.graph.references import link_document
 from crkb.model import Document, ParseResult
-from crkb.sources import identity, webcopy
+from crkb.sources import dokuwiki, html, identity, legacy, markdown, plaintext, webcopy
 from crkb.sources.decode import NotText, decode
 from crkb.sources.language import cjk_share
 
@@ -99,16 +99,10 @@ def _dispatch(fmt: str, text: str, path: str, fdate: str | None) -> ParseResult:
     if fmt == "txt":
         return _read_official(text, path, fdate)
     if fmt == "markdown":
-        from crkb.sources import markdown
-
         return markdown.parse(text, source=path, file_date=fdate)
     if fmt == "dokuwiki":
-        from crkb.sources import dokuwiki
-
         return dokuwiki.parse(text, source=path, file_date=fdate)
     if fmt == "html":
-        from crkb.sources import html
-
         return html.parse(text, source=path, file_date=fdate)
     return webcopy.parse(text, source=path, file_date=fdate)
 
@@ -121,14 +115,10 @@ def _read_official(text: str, path: str, fdate: str | None) -> ParseResult:
     alias = fdate if fdate and fdate != version else None
     lang = "zh" if cjk_share(text[:30_000]) > 0.3 else "en"
     if version < _MODERN_START:
-        from crkb.sources import legacy
-
         doc: Document = legacy.parse_document(
             text, lang=lang, source=path, version=version, alias=alias
         )
     else:
-        from crkb.sources import plaintext
-
         doc = plaintext.parse_document(text, lang=lang, source=path, version=version, alias=alias)
     if stated and fdate and stated != fdate:
         doc.warnings.append(
