@@ -97,7 +97,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 # check -------------------------------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace) -> int:
     from crkb.checks.review import ReviewFile
-    from crkb.checks.stored import report, reviews_path
+    from crkb.checks.store_findings import report, reviews_path
 
     data = _data(args)
     if args.mark:

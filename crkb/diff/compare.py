@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from crkb.diff.match import cite_free, cited, match_rules
+from crkb.diff.match import cite_free, cited, match_rules, same_text, text_key
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
 
@@ -64,10 +64,11 @@ class Change:
         return out
 
 
-def _compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
+def compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
     """`same`, `refs` (only cited numbers differ, each as its rule was renumbered) or `edited`."""
-    if old == new:
+    if same_text(old, new):
         return "same"
+    old, new = text_key(old), text_key(new)
     if cite_free(old) != cite_free(new):
         return "edited"
     for a, b in zip(cited(old), cited(new), strict=True):
@@ -76,19 +77,19 @@ def _compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
     return "refs"
 
 
-def _compare_examples(old: list[str], new: list[str], mapping: Mapping[str, str]) -> str:
-    if old == new:
+def compare_examples(old: list[str], new: list[str], mapping: Mapping[str, str]) -> str:
+    if len(old) == len(new) and all(same_text(a, b) for a, b in zip(old, new, strict=True)):
         return "same"
     if len(old) != len(new):
         return "edited"
-    states = {_compare_text(a, b, mapping) for a, b in zip(old, new, strict=True)}
+    states = {compare_text(a, b, mapping) for a, b in zip(old, new, strict=True)}
     return "edited" if "edited" in states else "refs"
 
 
 def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
     """The change between two matched rules, or None when nothing differs."""
-    text = _compare_text(old.text, new.text, mapping)
-    examples = _compare_examples(old.examples, new.examples, mapping)
+    text = compare_text(old.text, new.text, mapping)
+    examples = compare_examples(old.examples, new.examples, mapping)
     moved = old.number != new.number
     if text == "same" and examples == "same" and not moved:
         return None

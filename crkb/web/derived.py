@@ -36,7 +36,7 @@ def translation(
     store: Store, version: str | None, kind: str | None = None, chapter: str | None = None
 ) -> dict:
     """`{version, total, counts, findings}`: open findings of a bilingual release."""
-    from crkb.checks.stored import report
+    from crkb.checks.store_findings import report
 
     g.no_cache = True  # reviewers mark findings between builds
     return report(store, served().data, version, kind=kind, chapter=chapter)

@@ -1,0 +1,130 @@
+"""Translation consistency checks: where the Chinese edition may not say what the English says.
+
+The package runs an ordered list of checks (`CHECKS`) over one context, as markdown-it-py runs
+its rules; each check lives in the module named after what it compares.
+
+`check(en, zh)` compares the two Documents of one release and returns Findings of these kinds:
+
+- `missing_rule`: a rule number of the English text that the translation lacks.
+- `extra_rule`: a rule number only the translation has.
+- `doubled_rule`: a number the translation uses more often than the English text.
+- `example_count`: the rule has a different number of examples.
+- `references`: the rule cites a different set of rules (ranges expanded, so `903.6–903.11` and
+  `903.6-11` are the same citation).
+- `numbers`: a quantity stated on one side is not stated on the other (digits, English number
+  words and Chinese numerals are compared by value; rule numbers are not quantities).
+- `untranslated`: an English phrase left in the Chinese text (names, symbols, abbreviations,
+  URLs and glosses in brackets are not).
+- `term`: an English glossary term in the English rule whose Chinese name is absent from the
+  translation (terms the translation does not render consistently are skipped).
+- `glossary_missing`, `glossary_extra`, `glossary_references`: glossary entries that do not pair
+  up, or whose cross-references differ.
+- `stale_translation`: the English rule was changed in a later release than the translation.
+- `stale_reference`: a citation whose quoted title no longer matches the cited rule's title.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from crkb.checks.findings import Finding
+from crkb.checks.translation import glossary as glossary_checks
+from crkb.checks.translation import numbering, per_rule, stale
+from crkb.checks.translation.glossary import aligned_terms
+from crkb.checks.translation.per_rule import is_prose
+from crkb.checks.translation.terms import TermIndex, stem, term_findings
+from crkb.graph.terms import build_dictionary, pair_glossaries, split_variants
+from crkb.model import Document, Rule
+from crkb.numbers import sort_key
+
+__all__ = ["CHECKS", "KINDS", "Context", "TermIndex", "check", "is_prose", "stem"]
+
+KINDS = (
+    "missing_rule",
+    "extra_rule",
+    "doubled_rule",
+    "example_count",
+    "references",
+    "numbers",
+    "untranslated",
+    "term",
+    "glossary_missing",
+    "glossary_extra",
+    "glossary_references",
+    "stale_translation",
+    "stale_reference",
+)
+
+
+@dataclass(slots=True)
+class Context:
+    """What the checks read: one release's two Documents, later English releases, the terms."""
+
+    en: Document
+    zh: Document
+    later_en: Sequence[Document] = ()
+    terms: dict[str, str] = field(default_factory=dict)
+    pairs: list[tuple[Rule, Rule]] = field(default_factory=list)
+
+
+Check = Callable[[Context], list[Finding]]
+
+
+def _per_rule(ctx: Context) -> list[Finding]:
+    out: list[Finding] = []
+    for e, z in ctx.pairs:
+        out += per_rule.example_count(e, z)
+        out += per_rule.references(e, z)
+        out += per_rule.numbers(e, z)
+        out += per_rule.untranslated(e, z)
+    return out
+
+
+def _terms(ctx: Context) -> list[Finding]:
+    english_terms = [t for g in ctx.en.glossary for t in split_variants(g.term)]
+    return term_findings(ctx.pairs, ctx.terms, english_terms)
+
+
+# The checks in the order they run, as (name, function of the context): a new check is one
+# function and one line here.
+CHECKS: list[tuple[str, Check]] = [
+    ("rule_numbers", lambda ctx: numbering.rule_numbers(ctx.en, ctx.zh)),
+    ("per_rule", _per_rule),
+    ("terms", _terms),
+    ("glossary", lambda ctx: glossary_checks.glossary(ctx.en, ctx.zh, ctx.terms)),
+    ("stale_translation", lambda ctx: stale.stale_translation(ctx.en, ctx.zh, ctx.later_en)),
+    ("stale_reference_en", lambda ctx: stale.stale_references(ctx.en, "en")),
+    ("stale_reference_zh", lambda ctx: stale.stale_references(ctx.zh, "zh")),
+]
+
+
+def check(
+    en: Document,
+    zh: Document,
+    *,
+    later_en: Sequence[Document] = (),
+    terms: dict[str, str] | None = None,
+) -> list[Finding]:
+    """Every finding for one release's English and Chinese Documents, in rule order."""
+    if terms is None:
+        terms = build_dictionary([pair_glossaries(en, zh), aligned_terms(en, zh)])
+    zm = zh.rule_map()
+    pairs = [(e, zm[e.number]) for e in en.rule_map().values() if e.number in zm]
+    ctx = Context(en, zh, later_en, terms, pairs)
+    out: list[Finding] = []
+    for _name, run in CHECKS:
+        out += run(ctx)
+    order = {k: i for i, k in enumerate(KINDS)}
+    glossary_last = (10**6,)
+    out.sort(
+        key=lambda f: (
+            glossary_last if f.rule.startswith("glossary:") else sort_key(f.rule),
+            f.rule,
+            order[f.kind],
+        )
+    )
+    unique: dict[str, Finding] = {}
+    for f in out:
+        unique.setdefault(f.id, f)
+    return list(unique.values())
