@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from crkb import config
+from crkb import cli_forward, config
 from crkb.errors import BadInput, CrkbError, NotFound
 
 Handler = Callable[[argparse.Namespace], int]
@@ -294,6 +294,7 @@ def make_parser() -> argparse.ArgumentParser:
     from crkb import cli_more
 
     cli_more.register(sub)
+    cli_forward.register(sub)
     return p
 
 

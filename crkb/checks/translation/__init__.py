@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from crkb.checks import draft
 from crkb.checks.findings import Finding
 from crkb.checks.translation import glossary as glossary_checks
 from crkb.checks.translation import numbering, per_rule, stale
@@ -54,6 +55,7 @@ KINDS = (
     "glossary_references",
     "stale_translation",
     "stale_reference",
+    *draft.KINDS,
 )
 
 
@@ -66,6 +68,7 @@ class Context:
     later_en: Sequence[Document] = ()
     terms: dict[str, str] = field(default_factory=dict)
     pairs: list[tuple[Rule, Rule]] = field(default_factory=list)
+    marked: frozenset[str] = frozenset()  # rules a carried-forward draft flags (worklist items)
 
 
 Check = Callable[[Context], list[Finding]]
@@ -82,8 +85,17 @@ def _per_rule(ctx: Context) -> list[Finding]:
 
 
 def _terms(ctx: Context) -> list[Finding]:
+    """Term findings; in a draft, rules under review still count towards how consistently the
+    translation renders a term (their Chinese is the old translation), but are not reported."""
     english_terms = [t for g in ctx.en.glossary for t in split_variants(g.term)]
-    return term_findings(ctx.pairs, ctx.terms, english_terms)
+    zm = ctx.zh.rule_map()
+    review = [
+        (e, zm[e.number])
+        for e in ctx.en.rules
+        if e.number in ctx.marked and draft.draft_status(zm[e.number].text) == "review"
+    ]
+    found = term_findings([*ctx.pairs, *review], ctx.terms, english_terms)
+    return [f for f in found if f.rule not in ctx.marked]
 
 
 # The checks in the order they run, as (name, function of the context): a new check is one
@@ -95,7 +107,8 @@ CHECKS: list[tuple[str, Check]] = [
     ("glossary", lambda ctx: glossary_checks.glossary(ctx.en, ctx.zh, ctx.terms)),
     ("stale_translation", lambda ctx: stale.stale_translation(ctx.en, ctx.zh, ctx.later_en)),
     ("stale_reference_en", lambda ctx: stale.stale_references(ctx.en, "en")),
-    ("stale_reference_zh", lambda ctx: stale.stale_references(ctx.zh, "zh")),
+    ("stale_reference_zh", lambda ctx: stale.stale_references(ctx.zh, "zh", skip=ctx.marked)),
+    ("draft", lambda ctx: draft.draft_findings(ctx.en, ctx.zh)),
 ]
 
 
@@ -110,8 +123,13 @@ def check(
     if terms is None:
         terms = build_dictionary([pair_glossaries(en, zh), aligned_terms(en, zh)])
     zm = zh.rule_map()
-    pairs = [(e, zm[e.number]) for e in en.rule_map().values() if e.number in zm]
-    ctx = Context(en, zh, later_en, terms, pairs)
+    marked = frozenset(z.number for z in zh.rules if draft.is_marked(z))
+    pairs = [
+        (e, zm[e.number])
+        for e in en.rule_map().values()
+        if e.number in zm and e.number not in marked
+    ]
+    ctx = Context(en, zh, later_en, terms, pairs, marked)
     out: list[Finding] = []
     for _name, run in CHECKS:
         out += run(ctx)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from crkb.checks.draft import draft_status
 from crkb.checks.findings import Finding, mark, mark_all
 from crkb.checks.translation.common import extract_refs, spans_of
+from crkb.graph.terms import split_variants
 from crkb.model import Document, GlossaryEntry
 from crkb.numbers import sort_key
 
@@ -79,6 +81,38 @@ def align_glossaries(
     return pairs[::-1]
 
 
+def pair_by_headword(
+    en: Sequence[GlossaryEntry], zh: Sequence[GlossaryEntry], terms: dict[str, str]
+) -> list[tuple[int | None, int | None]]:
+    """Pair glossary entries by headword first, then align the rest in order.
+
+    An English headword whose known Chinese name heads exactly one Chinese entry pairs with that
+    entry wherever it stands (the Chinese glossary swaps a few entries, e.g. Keyword Action and
+    Keyword Counter); the entries left over are aligned by `align_glossaries`.
+    """
+    heads: dict[str, list[int]] = {}
+    for j, z in enumerate(zh):
+        for name in split_variants(z.term):
+            heads.setdefault(name, []).append(j)
+    fixed: dict[int, int] = {}
+    used: set[int] = set()
+    for i, e in enumerate(en):
+        for name in split_variants(e.term):
+            zh_name = terms.get(name)
+            js = heads.get(zh_name, []) if zh_name else []
+            if len(js) == 1 and js[0] not in used:
+                fixed[i] = js[0]
+                used.add(js[0])
+                break
+    rest_i = [i for i in range(len(en)) if i not in fixed]
+    rest_j = [j for j in range(len(zh)) if j not in used]
+    pairs: list[tuple[int | None, int | None]] = [(i, j) for i, j in fixed.items()]
+    for a, b in align_glossaries([en[i] for i in rest_i], [zh[j] for j in rest_j], terms):
+        pairs.append((rest_i[a] if a is not None else None, rest_j[b] if b is not None else None))
+    pairs.sort(key=lambda p: (p[0] if p[0] is not None else (p[1] or 0), p[0] is None))
+    return pairs
+
+
 def aligned_terms(en: Document, zh: Document) -> list[tuple[str, str]]:
     """(English, Chinese) term pairs of aligned glossary entries that cite the same rules.
 
@@ -96,7 +130,7 @@ def aligned_terms(en: Document, zh: Document) -> list[tuple[str, str]]:
 def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]:
     """Glossary entries without a partner, and partners whose citations differ."""
     out = []
-    for i, j in align_glossaries(en.glossary, zh.glossary, terms):
+    for i, j in pair_by_headword(en.glossary, zh.glossary, terms):
         if j is None and i is not None:
             e = en.glossary[i]
             out.append(
@@ -123,6 +157,8 @@ def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]
             )
         elif i is not None and j is not None:
             e, z = en.glossary[i], zh.glossary[j]
+            if draft_status(z.term) or draft_status(z.text):
+                continue  # a draft's worklist item, reported by the draft check
             te, tz = _gtargets(e, "en"), _gtargets(z, "zh")
             if te == tz:
                 continue

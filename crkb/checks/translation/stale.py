@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from crkb.checks.findings import Finding, mark, mark_all, mark_changes
 from crkb.checks.translation.common import joined, rule_refs, spans_of
@@ -69,13 +69,18 @@ def _same_title(cited: str, actual: str) -> bool:
     return norm(cited) == norm(actual)
 
 
-def stale_references(doc: Document, lang: str) -> list[Finding]:
-    """Citations whose quoted title is not the cited rule's title (in one language)."""
+def stale_references(
+    doc: Document, lang: str, skip: Collection[str] = frozenset()
+) -> list[Finding]:
+    """Citations whose quoted title is not the cited rule's title (in one language); rules in
+    `skip` (a draft's worklist items) and citations of them are not checked."""
     rules = doc.rule_map()
     out = []
     for rule in doc.rules:
+        if rule.number in skip:
+            continue
         for ref in resolve(rule_refs(rule, lang), rules):
-            if not ref.stale or ref.title is None:
+            if not ref.stale or ref.title is None or ref.target in skip:
                 continue
             target = rules[ref.target]
             if _same_title(ref.title, target.title or ""):
