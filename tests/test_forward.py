@@ -158,3 +158,52 @@ def test_bad_pairs_are_refused_in_one_line(archive_build: Path, capsys, zh, en, 
     assert main(["forward", "--zh", zh, "--en", en, "--data", str(archive_build)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err and err.startswith("crkb forward: ")
+
+
+@pytest.fixture(scope="module")
+def client(archive_build: Path):  # type: ignore[no-untyped-def]
+    from crkb.web import create_app
+
+    return create_app({"DATA": str(archive_build), "TESTING": True}).test_client()
+
+
+def test_forward_page_counts_filters_and_draft(client) -> None:  # type: ignore[no-untyped-def]
+    r = client.get("/translation/forward/2024-04-12/2025-07-25")
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert "renumbered 407" in page and "removed 9" in page
+    assert 'href="/translation/forward/2024-04-12/2025-07-25/draft.txt"' in page
+    r = client.get("/translation/forward/2024-04-12/2025-07-25?status=new&chapter=7")
+    rows = r.get_data(as_text=True).count('data-status="new"')
+    api = client.get("/api/translation/forward?zh=2024-04-12&en=2025-07-25").get_json()
+    assert rows == sum(
+        1
+        for x in api["rules"]
+        if x["status"] == "new" and x["number"] and x["number"].startswith("7")
+    )
+    assert 'data-status="review"' not in r.get_data(as_text=True)
+    r = client.get("/translation/forward/2024-04-12/2025-07-25/draft.txt")
+    assert r.status_code == 200
+    assert r.headers["Content-Disposition"].endswith('filename="2025-07-25-zh-draft.txt"')
+    assert "此规则于2025年7月25日起生效。" in r.get_data(as_text=True)
+
+
+def test_forward_api_shape_and_refusals(client) -> None:  # type: ignore[no-untyped-def]
+    body = client.get("/api/translation/forward?zh=2024-04-12&en=2025-07-25").get_json()
+    assert (body["from_zh"], body["to_en"]) == ("2024-04-12", "2025-07-25")
+    assert body["counts"]["removed"] == 9
+    doc = client.get("/api/openapi.json").get_json()
+    assert "/api/translation/forward" in doc["paths"]
+    assert "/translation/forward/{zh}/{en}" in doc["paths"]
+    for url, code in [
+        ("/api/translation/forward?zh=2024-04-12", 400),
+        ("/api/translation/forward?zh=1066-10-14&en=2025-07-25", 404),
+        ("/api/translation/forward?zh=2025-07-25&en=2025-07-25", 404),  # no Chinese text
+        ("/api/translation/forward?zh=2024-04-12&en=2023-10-13", 400),
+        ("/translation/forward/2024-04-12/2025-07-25?status=bogus", 400),
+        ("/translation/forward/nope/2025-07-25", 404),
+    ]:
+        r = client.get(url)
+        assert r.status_code == code, url
+        if url.startswith("/api/"):
+            assert list(r.get_json()) == ["error"]

@@ -12,22 +12,28 @@ from crkb.graph.terms import build_dictionary, pair_glossaries
 from crkb.store.db import Store
 
 
-def releases(store: Store, zh: str | None, en: str | None) -> tuple[str, str]:
-    """(V, W) version ids, or the one-line reason why the pair cannot be carried."""
+def releases(
+    store: Store, zh: str | None, en: str | None, names: tuple[str, str] = ("--zh", "--en")
+) -> tuple[str, str]:
+    """(V, W) version ids, or the one-line reason why the pair cannot be carried; `names` are
+    how the caller calls the two arguments (`--zh`/`--en` on the command line)."""
+    zh_arg, en_arg = names
     if not zh:
-        raise BadInput("--zh: give the release whose Chinese translation is carried")
+        raise BadInput(f"{zh_arg}: give the release whose Chinese translation is carried")
     if not en:
-        raise BadInput("--en: give the later English release to carry it to")
+        raise BadInput(f"{en_arg}: give the later English release to carry it to")
     v = store.resolve_version(zh)
     w = store.resolve_version(en)
     if store.doc_id(v, "zh") is None:
-        raise BadInput(f"--zh {zh}: release {v} has no Chinese text to carry forward")
+        raise NotFound(f"{zh_arg} {zh}: release {v} has no Chinese text to carry forward")
     if store.doc_id(v, "en") is None:
-        raise BadInput(f"--zh {zh}: release {v} has no English text to compare against")
+        raise NotFound(f"{zh_arg} {zh}: release {v} has no English text to compare against")
     if store.doc_id(w, "en") is None:
-        raise BadInput(f"--en {en}: release {w} has no English text")
+        raise NotFound(f"{en_arg} {en}: release {w} has no English text")
     if w <= v:
-        raise BadInput(f"--en {en}: release {w} is not later than the translation's release {v}")
+        raise BadInput(
+            f"{en_arg} {en}: release {w} is not later than {v}, the translation's release"
+        )
     return v, w
 
 
@@ -56,9 +62,11 @@ def term_names(store: Store, v: str) -> dict[str, str]:
     return build_dictionary([own, list(built.items())])
 
 
-def forward(store: Store, zh: str | None, en: str | None) -> Carry:
+def forward(
+    store: Store, zh: str | None, en: str | None, names: tuple[str, str] = ("--zh", "--en")
+) -> Carry:
     """Carry the Chinese translation of release `zh` to English release `en`."""
-    v, w = releases(store, zh, en)
+    v, w = releases(store, zh, en, names)
     return carry(
         store.document(v, "en"),
         store.document(v, "zh"),
