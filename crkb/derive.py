@@ -113,8 +113,11 @@ def step_checks(asm, build_dir: Path, progress) -> None:
             if lang != "zh" or (vid, "en") not in asm.docs:
                 continue
             progress(f"checks: {vid}")
-            later = [d for v, d in english if v > vid]
-            found = check(asm.docs[(vid, "en")], zh, later_en=later, terms=terms)
+            line = getattr(asm, "lineages", {}).get("en")
+            known = set(line.versions) if line is not None else set()
+            later = [d for v, d in english if v > vid and (not known or v in known)]
+            steps = line.pairs if line is not None else None
+            found = check(asm.docs[(vid, "en")], zh, later_en=later, terms=terms, steps=steps)
             db.put_derived(conn, f"findings:{vid}", [f.to_record() for f in found])
     conn.close()
 

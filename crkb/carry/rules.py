@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from crkb.checks.translation.glossary import pair_by_headword
+from crkb.checks.translation.glossary import pair_by_headword, title_names
 from crkb.checks.translation.terms import TermIndex
 from crkb.diff.compare import compare_examples, compare_text
 from crkb.diff.match import CITE, cite_free, cited, same_text, text_key
@@ -261,7 +261,8 @@ def carry_glossary(
     """The glossary carried the same way: English headwords of V and W pair by headword, the
     Chinese entry of V by `pair_by_headword`; a definition changed only in citations is
     renumbered as the English was."""
-    pairs = pair_by_headword(en_old.glossary, zh_old.glossary, dict(terms))
+    titles = title_names(en_old, zh_old)
+    pairs = pair_by_headword(en_old.glossary, zh_old.glossary, dict(terms), titles)
     zh_of: dict[str, GlossaryEntry] = {}
     for i, j in pairs:
         if i is not None and j is not None:

@@ -54,6 +54,7 @@ KINDS = (
     "glossary_extra",
     "glossary_references",
     "stale_translation",
+    "english_rewording",
     "stale_reference",
     *draft.KINDS,
 )
@@ -69,16 +70,18 @@ class Context:
     terms: dict[str, str] = field(default_factory=dict)
     pairs: list[tuple[Rule, Rule]] = field(default_factory=list)
     marked: frozenset[str] = frozenset()  # rules a carried-forward draft flags (worklist items)
+    steps: stale.Steps | None = None  # the English lineage's neighbour matches, when built
 
 
 Check = Callable[[Context], list[Finding]]
 
 
 def _per_rule(ctx: Context) -> list[Finding]:
+    titles = {r.number: r.title for r in ctx.en.rules if r.title}
     out: list[Finding] = []
     for e, z in ctx.pairs:
         out += per_rule.example_count(e, z)
-        out += per_rule.references(e, z)
+        out += per_rule.references(e, z, titles)
         out += per_rule.numbers(e, z)
         out += per_rule.untranslated(e, z)
     return out
@@ -105,7 +108,10 @@ CHECKS: list[tuple[str, Check]] = [
     ("per_rule", _per_rule),
     ("terms", _terms),
     ("glossary", lambda ctx: glossary_checks.glossary(ctx.en, ctx.zh, ctx.terms)),
-    ("stale_translation", lambda ctx: stale.stale_translation(ctx.en, ctx.zh, ctx.later_en)),
+    (
+        "stale_translation",
+        lambda ctx: stale.stale_translation(ctx.en, ctx.zh, ctx.later_en, ctx.steps),
+    ),
     ("stale_reference_en", lambda ctx: stale.stale_references(ctx.en, "en")),
     ("stale_reference_zh", lambda ctx: stale.stale_references(ctx.zh, "zh", skip=ctx.marked)),
     ("draft", lambda ctx: draft.draft_findings(ctx.en, ctx.zh)),
@@ -118,8 +124,12 @@ def check(
     *,
     later_en: Sequence[Document] = (),
     terms: dict[str, str] | None = None,
+    steps: stale.Steps | None = None,
 ) -> list[Finding]:
-    """Every finding for one release's English and Chinese Documents, in rule order."""
+    """Every finding for one release's English and Chinese Documents, in rule order.
+
+    `steps` (the English lineage's neighbour matches) spare matching the later releases again.
+    """
     if terms is None:
         terms = build_dictionary([pair_glossaries(en, zh), aligned_terms(en, zh)])
     zm = zh.rule_map()
@@ -129,7 +139,7 @@ def check(
         for e in en.rule_map().values()
         if e.number in zm and e.number not in marked
     ]
-    ctx = Context(en, zh, later_en, terms, pairs, marked)
+    ctx = Context(en, zh, later_en, terms, pairs, marked, steps)
     out: list[Finding] = []
     for _name, run in CHECKS:
         out += run(ctx)

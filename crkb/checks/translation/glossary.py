@@ -81,15 +81,38 @@ def align_glossaries(
     return pairs[::-1]
 
 
+def _head(term: str) -> str:
+    """A headword as compared with a rule's title: case and a plural -s aside."""
+    t = term.strip().casefold()
+    return t[:-1] if t.endswith("s") else t
+
+
+def title_names(en: Document, zh: Document) -> dict[str, str]:
+    """English title → Chinese title of the titled rules both texts have (701 Keyword Actions →
+    关键字动作, 702.39 Provoke → 挑拨): the headwords of the glossary entries citing them."""
+    zm = zh.rule_map()
+    out: dict[str, str] = {}
+    for r in en.rules:
+        z = zm.get(r.number)
+        if r.title and z is not None and z.title:
+            out.setdefault(_head(r.title), z.title)
+    return out
+
+
 def pair_by_headword(
-    en: Sequence[GlossaryEntry], zh: Sequence[GlossaryEntry], terms: dict[str, str]
+    en: Sequence[GlossaryEntry],
+    zh: Sequence[GlossaryEntry],
+    terms: dict[str, str],
+    titles: dict[str, str] | None = None,
 ) -> list[tuple[int | None, int | None]]:
     """Pair glossary entries by headword first, then align the rest in order.
 
     An English headword whose known Chinese name heads exactly one Chinese entry pairs with that
     entry wherever it stands (the Chinese glossary swaps a few entries, e.g. Keyword Action and
-    Keyword Counter); the entries left over are aligned by `align_glossaries`.
+    Keyword Counter); a name is known from the term dictionary or, for a headword that is a
+    rule's title, from `titles` (`title_names`). The rest are aligned by `align_glossaries`.
     """
+    titles = titles or {}
     heads: dict[str, list[int]] = {}
     for j, z in enumerate(zh):
         for name in split_variants(z.term):
@@ -98,7 +121,7 @@ def pair_by_headword(
     used: set[int] = set()
     for i, e in enumerate(en):
         for name in split_variants(e.term):
-            zh_name = terms.get(name)
+            zh_name = terms.get(name) or titles.get(_head(name))
             js = heads.get(zh_name, []) if zh_name else []
             if len(js) == 1 and js[0] not in used:
                 fixed[i] = js[0]
@@ -130,7 +153,7 @@ def aligned_terms(en: Document, zh: Document) -> list[tuple[str, str]]:
 def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]:
     """Glossary entries without a partner, and partners whose citations differ."""
     out = []
-    for i, j in pair_by_headword(en.glossary, zh.glossary, terms):
+    for i, j in pair_by_headword(en.glossary, zh.glossary, terms, title_names(en, zh)):
         if j is None and i is not None:
             e = en.glossary[i]
             out.append(

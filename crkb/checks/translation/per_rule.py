@@ -4,10 +4,12 @@ quantities, English left untranslated."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from crkb.checks import quantities as qty
 from crkb.checks.findings import Finding, mark, mark_all
 from crkb.checks.translation.common import joined, parts, rule_refs, spans_of
+from crkb.checks.translation.terms import stem
 from crkb.model import Rule
 from crkb.numbers import sort_key
 
@@ -29,8 +31,31 @@ def example_count(e: Rule, z: Rule) -> list[Finding]:
     ]
 
 
-def references(e: Rule, z: Rule) -> list[Finding]:
-    """The rule cites a different set of rules."""
+_TITLE_WORD = re.compile(r"[A-Za-z]{4,}")
+_NOT_TOPICAL = {"rule", "rules", "with", "from", "that", "this", "other", "general", "another"}
+
+
+def _topic(text: str) -> set[str]:
+    """The content words of a text, in a common form (restarting/restart → restart)."""
+    return {stem(w) for w in _TITLE_WORD.findall(text) if w.lower() not in _NOT_TOPICAL}
+
+
+def english_misfit(text: str, cited: str | None, instead: str | None) -> bool:
+    """The English text (or the title it quotes) shares words with the title the translation
+    cites, none with the title of the rule the English cites: the English probably cites the
+    wrong rule."""
+    if not cited or not instead:
+        return False
+    words = _topic(text)
+    return bool(words & _topic(instead)) and not words & _topic(cited)
+
+
+def references(e: Rule, z: Rule, titles: Mapping[str, str] | None = None) -> list[Finding]:
+    """The rule cites a different set of rules.
+
+    `titles` (rule number → English title) let it say when the English is the likely culprit:
+    801.17 "Effects that restart the game (see rule 723)" where 724 is Restarting the Game.
+    """
     er, zr = rule_refs(e, "en"), rule_refs(z, "zh")
     et, zt = {r.target for r in er}, {r.target for r in zr}
     if et == zt:
@@ -44,11 +69,20 @@ def references(e: Rule, z: Rule) -> list[Finding]:
     raw_e = {r.raw for r in er if r.target in set(only_e)}
     raw_z = {r.raw for r in zr if r.target in set(only_z)}
     te, tz = joined(e), joined(z)
+    detail = "; ".join(said) + " (not the other)"
+    if titles and len(only_e) == len(only_z) == 1:
+        x, y = only_e[0], only_z[0]
+        quoted = " ".join(r.title for r in er if r.target == x and r.title)
+        if english_misfit(quoted or e.text, titles.get(x), titles.get(y)):
+            detail = (
+                f"the English is likely wrong: it cites {x} (“{titles[x]}”), but the rule is "
+                f"about {y} (“{titles[y]}”), which the translation cites"
+            )
     return [
         Finding(
             e.number,
             "references",
-            "; ".join(said) + " (not the other)",
+            detail,
             mark(te, spans_of(te, raw_e)),
             mark(tz, spans_of(tz, raw_z)),
             tuple([f"en:{t}" for t in only_e] + [f"zh:{t}" for t in only_z]),

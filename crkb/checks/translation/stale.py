@@ -2,51 +2,133 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from crkb.checks.findings import Finding, mark, mark_all, mark_changes
 from crkb.checks.translation.common import joined, rule_refs, spans_of
+from crkb.diff.compare import compare_text
+from crkb.diff.match import match_rules, text_key
 from crkb.graph.references import resolve
 from crkb.model import Document
 
+Steps = Mapping[tuple[str, str], Mapping[str, str]]
 
-def stale_translation(en: Document, zh: Document, later_en: Sequence[Document]) -> list[Finding]:
-    """Rules whose English text changed in a later release than the translation's.
+# A change of wording made in at least this many rules at once is a systematic rewording
+# ("enters the battlefield" → "enters"): the translation probably still says the same.
+SYSTEMATIC = 5
+_WORD = re.compile(r"\w+|[^\w\s]")
 
-    A rule that only moved (the same text under another number later) is not reported.
+
+@dataclass(slots=True)
+class Fate:
+    """What became of one translated rule's English text in the newest release."""
+
+    number: str | None  # its number in the newest release; None if removed
+    version: str  # where it was edited or removed (the newest release if neither)
+    edited: bool
+
+
+def follow(en: Document, later: Sequence[Document], steps: Steps | None = None) -> dict[str, Fate]:
+    """Each rule of `en` followed release by release through `later` (renumbering included, as
+    `crkb history` follows it): where it is now, and where its text was first edited.
+
+    `steps` are the lineage's neighbour matches; a pair missing from them is matched here.
     """
-    later = [d for d in later_en if d.version > en.version]
+    docs = [en, *later]
+    current = {n: n for n in en.rule_map()}
+    fates: dict[str, Fate] = {}
+    edited_in: dict[str, str] = {}
+    for a, b in zip(docs, docs[1:], strict=False):
+        step = (steps or {}).get((a.version, b.version))
+        if step is None:
+            step = match_rules(a.rules, b.rules)
+        am, bm = a.rule_map(), b.rule_map()
+        nxt: dict[str, str] = {}
+        for o, cur in current.items():
+            nb = step.get(cur)
+            if nb is None or nb not in bm:
+                fates[o] = Fate(None, b.version, o in edited_in)
+                continue
+            nxt[o] = nb
+            if o not in edited_in and compare_text(am[cur].text, bm[nb].text, step) == "edited":
+                edited_in[o] = b.version
+        current = nxt
+    newest = docs[-1].version
+    for o, n in current.items():
+        fates[o] = Fate(n, edited_in.get(o, newest), o in edited_in)
+    return fates
+
+
+def _chunks(old: str, new: str) -> list[tuple[str, str]]:
+    """The (old words, new words) of each change between two texts."""
+    a, b = _WORD.findall(text_key(old)), _WORD.findall(text_key(new))
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return [
+        (" ".join(a[i1:i2]), " ".join(b[j1:j2]))
+        for op, i1, i2, j1, j2 in sm.get_opcodes()
+        if op != "equal"
+    ]
+
+
+def stale_translation(
+    en: Document, zh: Document, later_en: Sequence[Document], steps: Steps | None = None
+) -> list[Finding]:
+    """Rules whose English text was edited or removed after the translation's release.
+
+    Rules are followed through renumbering; a rule that only moved, or whose citations were only
+    renumbered with the rules they cite, is carried, not stale. An edit made of systematic
+    rewordings only (the same change in many rules) is an `english_rewording` of its own.
+    """
+    later = sorted((d for d in later_en if d.version > en.version), key=lambda d: d.version)
     if not later:
         return []
     zm = zh.rule_map()
-    newest = later[-1]
-    newest_map = newest.rule_map()
-    newest_texts = {r.text for r in newest.rules}
-    later_maps = [(d.version, d.rule_map()) for d in later]
+    newest = later[-1].rule_map()
+    fates = follow(en, later, steps)
+    edits: dict[str, list[tuple[str, str]]] = {}
+    for rule in en.rule_map().values():
+        fate = fates[rule.number]
+        if rule.number in zm and fate.edited and fate.number is not None:
+            edits[rule.number] = _chunks(rule.text, newest[fate.number].text)
+    used: dict[tuple[str, str], int] = {}
+    for chunks in edits.values():
+        for c in set(chunks):
+            used[c] = used.get(c, 0) + 1
     out = []
-    for rule in en.rules:
-        if rule.number not in zm or rule.text in newest_texts:
+    for rule in en.rule_map().values():
+        fate = fates[rule.number]
+        if rule.number not in zm or not (fate.edited or fate.number is None):
             continue
-        new = newest_map.get(rule.number)
-        changed_in = next(
-            (v for v, m in later_maps if (r := m.get(rule.number)) is None or r.text != rule.text),
-            newest.version,
-        )
+        new = newest[fate.number] if fate.number is not None else None
+        now = f" (now {fate.number})" if fate.number not in (None, rule.number) else ""
+        kind = "stale_translation"
         if new is None:
-            detail = f"rule {rule.number} was removed from the English rules in {changed_in}"
+            detail = f"rule {rule.number} was removed from the English rules in {fate.version}"
             old_html, new_html = mark_all(rule.text), ""
         else:
+            chunks = edits.get(rule.number, [])
+            if not chunks:
+                continue  # edited, then changed back
             detail = (
-                f"the English rule changed in {changed_in} (translation of {en.version}); "
+                f"the English rule changed in {fate.version}{now} (translation of {en.version}); "
                 f"now: {new.text[:120]}"
             )
+            if all(used[c] >= SYSTEMATIC for c in chunks):
+                kind = "english_rewording"
+                said = "; ".join(f"“{a}” → “{b}”" for a, b in chunks)
+                detail = (
+                    f"English rewording in {fate.version}{now}: {said}, made in many rules "
+                    "at once; the Chinese probably still fits"
+                )
             old_html, new_html = mark_changes(rule.text, new.text)
         out.append(
             Finding(
                 rule.number,
-                "stale_translation",
+                kind,
                 detail,
                 old_html + "\n→\n" + new_html,
                 mark(zm[rule.number].text, []),
