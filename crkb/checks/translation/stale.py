@@ -17,9 +17,11 @@ from crkb.model import Document
 
 Steps = Mapping[tuple[str, str], Mapping[str, str]]
 
-# A change of wording made in at least this many rules at once is a systematic rewording
-# ("enters the battlefield" → "enters"): the translation probably still says the same.
+# Words dropped from at least this many rules at once are a systematic rewording ("enters the
+# battlefield" → "enters"): the translation probably still says the same. Words added or replaced
+# say something new, and a changed address is not wording.
 SYSTEMATIC = 5
+_PROSE = re.compile(r"[A-Za-z’']+(?: [A-Za-z’']+)*")
 _WORD = re.compile(r"\w+|[^\w\s]")
 
 
@@ -74,6 +76,12 @@ def _chunks(old: str, new: str) -> list[tuple[str, str]]:
     ]
 
 
+def _rewording(chunk: tuple[str, str]) -> bool:
+    """A change that only drops words of prose."""
+    old, new = chunk
+    return not new and _PROSE.fullmatch(old) is not None
+
+
 def stale_translation(
     en: Document, zh: Document, later_en: Sequence[Document], steps: Steps | None = None
 ) -> list[Finding]:
@@ -117,9 +125,9 @@ def stale_translation(
                 f"the English rule changed in {fate.version}{now} (translation of {en.version}); "
                 f"now: {new.text[:120]}"
             )
-            if all(used[c] >= SYSTEMATIC for c in chunks):
+            if all(_rewording(c) and used[c] >= SYSTEMATIC for c in chunks):
                 kind = "english_rewording"
-                said = "; ".join(f"“{a}” → “{b}”" for a, b in chunks)
+                said = ", ".join(f"“{a}” dropped" for a in dict.fromkeys(a for a, _b in chunks))
                 detail = (
                     f"English rewording in {fate.version}{now}: {said}, made in many rules "
                     "at once; the Chinese probably still fits"
