@@ -57,18 +57,18 @@ def draft_findings(en: Document, zh: Document) -> list[Finding]:
             )
         )
     for g in zh.glossary:
-        status = draft_status(g.text) or draft_status(g.term)
-        if status is None:
+        entry_status = draft_status(g.text) or draft_status(g.term)
+        if entry_status is None:
             continue
         out.append(
             Finding(
                 f"glossary:{g.term}",
-                f"draft_{status}",
+                f"draft_{entry_status}",
                 f"draft glossary entry “{g.term}”: "
-                + ("review the carried definition" if status == "review" else "translate it"),
+                + ("review the carried definition" if entry_status == "review" else "translate it"),
                 "",
                 mark_all(g.text),
-                (status,),
+                (entry_status,),
             )
         )
     return out

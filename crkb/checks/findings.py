@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -58,7 +59,7 @@ class Finding:
         }
 
     @classmethod
-    def from_record(cls, rec: dict) -> Finding:
+    def from_record(cls, rec: dict[str, Any]) -> Finding:
         return cls(
             rec["rule"], rec["kind"], rec["detail"], rec["en"], rec["zh"], tuple(rec["items"])
         )

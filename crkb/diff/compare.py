@@ -119,7 +119,7 @@ def diff_rules(
         mapping = match_rules(old_rules, new_rules)
     old_map = _first_of_each(old_rules)
     new_map = _first_of_each(new_rules)
-    changes: list[tuple[tuple, Change]] = []
+    changes: list[tuple[tuple[tuple[int, int, int, int], int], Change]] = []
     matched_new = set()
     for o_num, o in old_map.items():
         n_num = mapping.get(o_num)
@@ -137,9 +137,9 @@ def diff_rules(
             changes.append(((sort_key(o.number), 1), ch))
             continue
         matched_new.add(n.number)
-        ch = classify(o, n, mapping)
-        if ch is not None:
-            changes.append(((sort_key(n.number), 0), ch))
+        edit = classify(o, n, mapping)
+        if edit is not None:
+            changes.append(((sort_key(n.number), 0), edit))
     for n_num, n in new_map.items():
         if n_num not in matched_new:
             ch = Change(

@@ -151,9 +151,9 @@ def _candidates(old: Side, new: Side, rows: list[int], cols: list[int]) -> dict[
         r = old.rules[i]
         cand[i].update(by_text.get(text_key(r.text), ()))
         cand[i].update(by_free.get(old.comparable(i), ()))
-        j = new.index.get(r.number)
-        if j is not None and j in colset:
-            cand[i].add(j)
+        same = new.index.get(r.number)
+        if same is not None and same in colset:
+            cand[i].add(same)
     for i, js in _shared_features(old, new, rows, cols).items():
         cand[i].update(js)
     return cand

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import cast
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
@@ -26,7 +27,10 @@ def _carry(store: Store, zh: str | None, en: str | None) -> Carry:
     for name in (zh, en):
         if name:
             resolve(store, name)  # path tricks and unknown names → 404
-    cache = store.cache.setdefault("forward", OrderedDict())
+    cache = cast(  # only this function fills the key
+        "OrderedDict[tuple[str | None, str | None], Carry]",
+        store.cache.setdefault("forward", OrderedDict()),
+    )
     key = (zh, en)
     if key in cache:
         cache.move_to_end(key)

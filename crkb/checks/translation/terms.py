@@ -135,12 +135,12 @@ def term_findings(
     `english_terms` (all terms of the English glossary) are matched too, so a longer term with
     no known Chinese name still hides the shorter terms inside it.
     """
-    usable = {}
-    for e, z in terms.items():
-        z = re.split(r"[（(]", z)[0].strip()
-        if e.casefold() in _GENERIC_TERMS or len(z) < 2 or re.search(r"[.…A-Za-z]", z):
+    usable: dict[str, str] = {}
+    for en_term, zh_name in terms.items():
+        name = re.split(r"[（(]", zh_name)[0].strip()
+        if en_term.casefold() in _GENERIC_TERMS or len(name) < 2 or re.search(r"[.…A-Za-z]", name):
             continue
-        usable[e] = z
+        usable[en_term] = name
     index = TermIndex(sorted(set(terms) | set(english_terms)))
     seen: dict[str, list[tuple[Rule, Rule, list[tuple[int, int]]]]] = defaultdict(list)
     for e, z in pairs:
@@ -150,7 +150,7 @@ def term_findings(
             spans = [sp for sp in spans if not _in_name(e.text, sp[0])]
             if spans:
                 seen[term].append((e, z, spans))
-    out = []
+    out: list[Finding] = []
     for term, uses in seen.items():
         zh_term = usable[term]
         missing = [(e, z, spans) for e, z, spans in uses if not _has_term(z.text, zh_term)]
