@@ -24,4 +24,3 @@ def test_the_judged_sample_still_comes_out(archive_build: Path, capsys) -> None:
     real = sum(1 for s in judged if s["verdict"] == "real")
     assert real == sample["precision"]["real"] and len(judged) == sample["precision"]["sampled"]
     assert real / len(judged) >= 0.9
-
