@@ -144,10 +144,11 @@ def main() -> int:
         ("search", "bench_search.py"),
         ("diff", "bench_diff.py"),
         ("checks", "bench_checks.py"),
+        ("forward", "bench_forward.py"),
         ("http", "bench_web.py"),
     ]:
         print(f"{name} …", flush=True)
-        res = extra(script, *([str(data)] if name == "http" else []))
+        res = extra(script, *([str(data)] if name in ("http", "forward") else []))
         if res is not None:
             results[name] = res
             print(res)
@@ -209,7 +210,7 @@ def write_report(results: dict, corpus: Path) -> None:
             str(results["http"]),
             "",
         ]
-    for name in ("search", "diff", "checks"):
+    for name in ("search", "diff", "checks", "forward"):
         if name in results:
             lines += [
                 f"## {name} (`python scripts/bench_{name}.py`)",

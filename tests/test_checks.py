@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from crkb.checks.findings import Finding, mark, mark_changes, marked
-from crkb.checks.numbers import differing, quantities, zh_value
+from crkb.checks.quantities import differing, quantities, zh_value
 from crkb.checks.review import ReviewFile
 from crkb.checks.translation import TermIndex, check, is_prose
 from crkb.errors import BadInput

@@ -19,6 +19,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crkb.sources", "crkb.parsing"),  # files → Documents
     ("crkb.store",),  # SQLite: every SQL statement
     ("crkb.search", "crkb.diff", "crkb.checks", "crkb.identify", "crkb.fetch"),
+    ("crkb.carry",),  # a translation carried forward, over diffs and checks
     ("crkb.build",),  # the pipeline above the steps it runs
     ("crkb.views",),  # what CLI and web both show: parameters and JSON shapes
     ("crkb.web",),

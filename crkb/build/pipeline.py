@@ -253,7 +253,7 @@ def run_steps(asm: Assembly, build_dir: Path, progress: Progress) -> dict[str, f
     with step("lineage"):
         lineages = build_steps.write_lineage(asm.docs, build_dir, progress)
     with step("checks"):
-        build_steps.write_findings(asm.docs, terms, build_dir, progress)
+        build_steps.write_findings(asm.docs, terms, lineages, build_dir, progress)
     with step("index"):
         build_steps.write_index(asm.docs, terms, lineages, build_dir)
     return seconds

@@ -110,17 +110,26 @@ def write_index(
     )
 
 
-def write_findings(docs: Docs, terms: dict[str, str], build_dir: Path, progress: Progress) -> None:
+def write_findings(
+    docs: Docs,
+    terms: dict[str, str],
+    lineages: Mapping[str, Lineage],
+    build_dir: Path,
+    progress: Progress,
+) -> None:
     """Translation findings of every bilingual release, so pages can badge rules without waiting
-    for a check to run."""
+    for a check to run. Stale translations follow the English lineage (moves are not changes)."""
     english = sorted((v, d) for (v, lg), d in docs.items() if lg == "en")
+    line = lineages.get("en")
+    known = set(line.versions) if line is not None else set()
+    steps = line.pairs if line is not None else None
     conn = sqlite3.connect(build_dir / db.DB_NAME)
     with conn:
         for (vid, lang), zh in sorted(docs.items()):
             if lang != "zh" or (vid, "en") not in docs:
                 continue
             progress(f"checks: {vid}")
-            later = [d for v, d in english if v > vid]
-            found = check(docs[(vid, "en")], zh, later_en=later, terms=terms or None)
+            later = [d for v, d in english if v > vid and (not known or v in known)]
+            found = check(docs[(vid, "en")], zh, later_en=later, terms=terms or None, steps=steps)
             db.put_step_result(conn, f"findings:{vid}", [f.to_record() for f in found])
     conn.close()

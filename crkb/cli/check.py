@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from crkb.checks.review import ReviewFile
-from crkb.checks.stored import reviews_path
+from crkb.checks.store_findings import reviews_path
 from crkb.cli.options import data_dir, emit, open_store, version_option
 from crkb.errors import BadInput
 from crkb.views import shapes

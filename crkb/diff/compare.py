@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from crkb.diff.match import cite_free, cited, match_rules
+from crkb.diff.match import cite_free, cited, match_rules, same_text, text_key
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
 
@@ -64,10 +64,11 @@ class Change:
         return out
 
 
-def _compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
+def compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
     """`same`, `refs` (only cited numbers differ, each as its rule was renumbered) or `edited`."""
-    if old == new:
+    if same_text(old, new):
         return "same"
+    old, new = text_key(old), text_key(new)
     if cite_free(old) != cite_free(new):
         return "edited"
     for a, b in zip(cited(old), cited(new), strict=True):
@@ -76,19 +77,19 @@ def _compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
     return "refs"
 
 
-def _compare_examples(old: list[str], new: list[str], mapping: Mapping[str, str]) -> str:
-    if old == new:
+def compare_examples(old: list[str], new: list[str], mapping: Mapping[str, str]) -> str:
+    if len(old) == len(new) and all(same_text(a, b) for a, b in zip(old, new, strict=True)):
         return "same"
     if len(old) != len(new):
         return "edited"
-    states = {_compare_text(a, b, mapping) for a, b in zip(old, new, strict=True)}
+    states = {compare_text(a, b, mapping) for a, b in zip(old, new, strict=True)}
     return "edited" if "edited" in states else "refs"
 
 
 def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
     """The change between two matched rules, or None when nothing differs."""
-    text = _compare_text(old.text, new.text, mapping)
-    examples = _compare_examples(old.examples, new.examples, mapping)
+    text = compare_text(old.text, new.text, mapping)
+    examples = compare_examples(old.examples, new.examples, mapping)
     moved = old.number != new.number
     if text == "same" and examples == "same" and not moved:
         return None
@@ -118,7 +119,7 @@ def diff_rules(
         mapping = match_rules(old_rules, new_rules)
     old_map = _first_of_each(old_rules)
     new_map = _first_of_each(new_rules)
-    changes: list[tuple[tuple, Change]] = []
+    changes: list[tuple[tuple[tuple[int, int, int, int], int], Change]] = []
     matched_new = set()
     for o_num, o in old_map.items():
         n_num = mapping.get(o_num)
@@ -136,9 +137,9 @@ def diff_rules(
             changes.append(((sort_key(o.number), 1), ch))
             continue
         matched_new.add(n.number)
-        ch = classify(o, n, mapping)
-        if ch is not None:
-            changes.append(((sort_key(n.number), 0), ch))
+        edit = classify(o, n, mapping)
+        if edit is not None:
+            changes.append(((sort_key(n.number), 0), edit))
     for n_num, n in new_map.items():
         if n_num not in matched_new:
             ch = Change(

@@ -35,6 +35,20 @@ ACCEPT = 0.6  # a pair is worth making when similarity plus context bonuses exce
 TOP_CANDIDATES = 8  # fuzzy candidates per rule, taken by shared rare features
 
 
+_SPACES = re.compile(r"\s+")
+
+
+def text_key(text: str) -> str:
+    """A rule text as compared across releases: runs of whitespace are one space, none at the
+    ends. Two texts with equal keys say the same thing (a trailing space is no change)."""
+    return _SPACES.sub(" ", text).strip()
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal texts up to whitespace: the one comparison `crkb diff` and the carry share."""
+    return a == b or text_key(a) == text_key(b)
+
+
 def cite_free(text: str) -> str:
     """The text with every cited number replaced by `§`: equal when only citations changed."""
     return CITE.sub("§", text)
@@ -106,17 +120,17 @@ def _anchor(old: Side, new: Side) -> dict[int, int]:
     pairs: dict[int, int] = {}
     for i, r in enumerate(old.rules):
         j = new.index.get(r.number)
-        if j is not None and new.rules[j].text == r.text:
+        if j is not None and same_text(new.rules[j].text, r.text):
             pairs[i] = j
     taken = set(pairs.values())
     by_text_old: dict[str, list[int]] = defaultdict(list)
     by_text_new: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(old.rules):
         if i not in pairs:
-            by_text_old[r.text].append(i)
+            by_text_old[text_key(r.text)].append(i)
     for j, r in enumerate(new.rules):
         if j not in taken:
-            by_text_new[r.text].append(j)
+            by_text_new[text_key(r.text)].append(j)
     for text, olds in by_text_old.items():
         news = by_text_new.get(text)
         if len(olds) == 1 and news and len(news) == 1:
@@ -131,15 +145,15 @@ def _candidates(old: Side, new: Side, rows: list[int], cols: list[int]) -> dict[
     by_free: dict[str, list[int]] = defaultdict(list)
     colset = set(cols)
     for j in cols:
-        by_text[new.rules[j].text].append(j)
+        by_text[text_key(new.rules[j].text)].append(j)
         by_free[new.comparable(j)].append(j)
     for i in rows:
         r = old.rules[i]
-        cand[i].update(by_text.get(r.text, ()))
+        cand[i].update(by_text.get(text_key(r.text), ()))
         cand[i].update(by_free.get(old.comparable(i), ()))
-        j = new.index.get(r.number)
-        if j is not None and j in colset:
-            cand[i].add(j)
+        same = new.index.get(r.number)
+        if same is not None and same in colset:
+            cand[i].add(same)
     for i, js in _shared_features(old, new, rows, cols).items():
         cand[i].update(js)
     return cand
@@ -309,7 +323,7 @@ def _solve(
     for i, js in cand.items():
         ci, ti = old.comparable(i), old.tokens(i)
         for j in js:
-            if old.rules[i].text == new.rules[j].text:
+            if same_text(old.rules[i].text, new.rules[j].text):
                 sim = 1.0
             elif ci == new.comparable(j):
                 sim = 0.98

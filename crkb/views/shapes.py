@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from crkb.checks.stored import report
+from crkb.checks.store_findings import report
 from crkb.errors import NotFound
 from crkb.model import ParseResult
 from crkb.store.db import Store

@@ -137,6 +137,36 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "Translation": _obj(
         {"version": _S, "total": _I, "counts": _COUNTS, "findings": _arr(_ref("Finding"))}
     ),
+    "Forward": _obj(
+        {
+            "from_zh": _S,
+            "to_en": _S,
+            "counts": _COUNTS,
+            "rules": _arr(
+                _obj(
+                    {
+                        "number": _NS,
+                        "old_number": _NS,
+                        "status": {
+                            "type": "string",
+                            "enum": [
+                                "carried",
+                                "renumbered",
+                                "review",
+                                "new",
+                                "removed",
+                            ],  # STATUSES
+                        },
+                        "zh": _NS,
+                        "en_old": _NS,
+                        "en_new": _NS,
+                        "terms": _arr(_obj({"en": _S, "zh": _NS})),
+                    }
+                )
+            ),
+        },
+        required=["from_zh", "to_en", "counts", "rules"],
+    ),
     "Identified": _obj(
         {"lang": _NS, "versions": _arr(_S), "rules_matched": _I, "changed_since": _arr({})},
         required=["lang", "versions", "rules_matched", "changed_since"],
@@ -206,6 +236,10 @@ NUMBER = _param(
     description="rule number, e.g. 702.2, 901.3a, 9",
 )
 
+
+STATUSES = ("carried", "renumbered", "review", "new", "removed")
+ZH_RELEASE = {**VERSION_NAME, "examples": ["2024-04-12"]}  # a release with a Chinese text
+EN_RELEASE = {**VERSION_NAME, "examples": ["2025-07-25"]}  # a later English release
 
 QUOTED = "702.2a Deathtouch is a static ability."  # a rules text identify recognises
 
@@ -296,6 +330,35 @@ def document() -> dict[str, Any]:
                         ),
                     ],
                     "responses": _ok("Translation", "the open findings"),
+                }
+            },
+            "/api/translation/forward": {
+                "get": {
+                    "summary": "the Chinese translation of release zh carried to English release en",  # noqa: E501
+                    "parameters": [
+                        _param("zh", required=True, schema=ZH_RELEASE),
+                        _param("en", required=True, schema=EN_RELEASE),
+                    ],
+                    "responses": _ok("Forward", "every rule of en with its status"),
+                }
+            },
+            "/translation/forward/{zh}/{en}": {
+                "get": {
+                    "summary": "page: the carry's counts, worklist (by status, chapter), draft",
+                    "parameters": [
+                        _param("zh", "path", required=True, schema=ZH_RELEASE),
+                        _param("en", "path", required=True, schema=EN_RELEASE),
+                        _param("status", schema={"type": "string", "enum": list(STATUSES)}),
+                        _param("chapter", description="only rules within this chapter (7, 702)"),
+                    ],
+                    "responses": {
+                        code: {"description": what, "content": {"text/html": {"schema": _S}}}
+                        for code, what in (
+                            ("200", "the page"),
+                            ("400", "a bad filter or a pair that cannot be carried"),
+                            ("404", "an unknown release"),
+                        )
+                    },
                 }
             },
             "/api/identify": {

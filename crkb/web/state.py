@@ -86,7 +86,7 @@ class Served:
     def reviews_stamp(self) -> int:
         """When the translators' review file last changed: rule pages badge open findings, so a
         new verdict must not be hidden by a cached page."""
-        from crkb.checks.stored import reviews_path
+        from crkb.checks.store_findings import reviews_path
 
         try:
             return reviews_path(self.data).stat().st_mtime_ns
@@ -97,7 +97,7 @@ class Served:
         """Rule → open translation findings in `version`, read once per build and review-file
         change (rule pages badge them)."""
         from crkb.checks.review import ReviewFile
-        from crkb.checks.stored import open_counts, reviews_path
+        from crkb.checks.store_findings import open_counts, reviews_path
 
         _bid, store = self.current()
         stamp = self.reviews_stamp()

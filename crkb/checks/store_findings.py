@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 from crkb.checks.findings import Finding
 from crkb.checks.review import ReviewFile
@@ -17,7 +18,7 @@ def reviews_path(data: Path) -> Path:
     return data / REVIEWS_FILE
 
 
-def findings(store: Store, version: str | None = None) -> tuple[str, list]:
+def findings(store: Store, version: str | None = None) -> tuple[str, list[Finding]]:
     """(version id, every finding) for the Chinese text of a release against its English text."""
     vid = store.resolve_version(version, "zh")
     if store.doc_id(vid, "en") is None:
@@ -25,10 +26,11 @@ def findings(store: Store, version: str | None = None) -> tuple[str, list]:
     key = f"findings:{vid}"
     if key not in store.cache:  # `crkb build` checks every bilingual release and stores the result
         stored = store.step_result(key)
-        if stored is None:
+        if not isinstance(stored, list):
             raise StoreError(f"{store.path}: no translation findings for {vid}; run `crkb build`")
-        store.cache[key] = [Finding.from_record(r) for r in stored]  # type: ignore[union-attr]
-    return vid, store.cache[key]  # type: ignore[return-value]
+        store.cache[key] = [Finding.from_record(r) for r in stored]
+    found = cast("list[Finding]", store.cache[key])  # only this function fills the key
+    return vid, found
 
 
 def report(
@@ -39,7 +41,7 @@ def report(
     kind: str | None = None,
     chapter: str | None = None,
     include_reviewed: bool = False,
-) -> dict:
+) -> dict[str, Any]:
     """`{version, findings: [...], counts}` filtered by kind and chapter; reviewed ones hidden."""
     vid, found = findings(store, version)
     reviews = ReviewFile(reviews_path(data))

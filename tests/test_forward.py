@@ -1,0 +1,209 @@
+"""`crkb forward`: the carry measured against what the translators really published, the draft
+read back by the parser and the checks, the CLI's refusals."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crkb.carry.draft import draft_text
+from crkb.carry.release import forward
+from crkb.checks.translation import check
+from crkb.cli import main
+from crkb.diff.compare import diff_documents
+from crkb.sources.reader import read_file
+from crkb.store.db import DB_NAME, Store
+from crkb.store.location import current_build
+
+
+def _store(data: Path) -> Store:
+    return Store(current_build(data) / DB_NAME)
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_forward_json_has_the_spec_shape(archive_build: Path, capsys) -> None:
+    out = _json(
+        capsys, "forward", "--zh", "2023-10-13", "--en", "2024-02-02", "--json",
+        "--data", str(archive_build),
+    )  # fmt: skip
+    assert (out["from_zh"], out["to_en"]) == ("2023-10-13", "2024-02-02")
+    assert set(out["counts"]) == {"carried", "renumbered", "review", "new", "removed"}
+    assert sum(out["counts"].values()) == len(out["rules"])
+    row = out["rules"][0]
+    for key in ("number", "old_number", "status", "zh", "en_old", "en_new", "terms"):
+        assert key in row
+    new = [r for r in out["rules"] if r["status"] == "new"]
+    assert new and all(r["zh"] is None and r["en_new"] for r in new)
+    assert any(t["zh"] for r in new for t in r["terms"])  # suggestions from the dictionary
+    review = [r for r in out["rules"] if r["status"] == "review"]
+    assert review and all(r["changed"] and r["zh"] for r in review)
+
+
+def test_carry_matches_what_the_translators_published(archive_build: Path) -> None:
+    """2023-10-13 → 2024-02-02 against the real Chinese of 2024-02-06 (effective 2024-02-02)."""
+    store = _store(archive_build)
+    c = forward(store, "2023-10-13", "2024-02-02")
+    real = store.document("2024-02-02", "zh").rule_map()
+    kept = [r for r in c.rules if r.status in ("carried", "renumbered")]
+    equal = [
+        r
+        for r in kept
+        if r.number in real
+        and real[r.number].text == r.zh
+        and real[r.number].examples == r.zh_examples
+    ]
+    assert len(equal) / len(kept) >= 0.95
+    status = {r.number: r.status for r in c.rules}
+    changes = diff_documents(store.document("2023-10-13", "en"), store.document("2024-02-02", "en"))
+    edited = [
+        ch.new_number
+        for ch in changes
+        if ch.kind in ("added", "moved_changed") or (ch.kind == "changed" and not ch.refs_only)
+    ]
+    assert edited
+    assert all(status[n] in ("review", "new") for n in edited)
+
+
+def test_renumbered_rules_carry_renumbered_citations(archive_build: Path, capsys) -> None:
+    out = _json(
+        capsys, "forward", "--zh", "2024-04-12", "--en", "2025-07-25", "--json",
+        "--data", str(archive_build),
+    )  # fmt: skip
+    rules = {r["number"]: r for r in out["rules"] if r["number"]}
+    # 104.6 cites "restarting the game": rule 724 of 2024-04-12 is rule 726 of 2025-07-25
+    assert rules["104.6"]["status"] == "renumbered"
+    assert "参见规则726，“重新开始游戏。”" in rules["104.6"]["zh"]
+    # a trailing space is no change: 727.2i moved to 729.2i and is carried, not reviewed
+    assert (rules["729.2i"]["status"], rules["729.2i"]["old_number"]) == ("renumbered", "727.2i")
+    assert out["counts"]["removed"] == 9
+
+
+def test_diff_ignores_whitespace(archive_build: Path, capsys) -> None:
+    out = _json(capsys, "diff", "2025-06-06", "2025-07-25", "--json", "--data", str(archive_build))
+    moved = [c for c in out["changes"] if c["old_number"] == "728.2i"]
+    assert [(c["kind"], c["new_number"]) for c in moved] == [("moved", "729.2i")]
+
+
+def test_draft_parses_back_as_chinese_w(archive_build: Path, tmp_path: Path, capsys) -> None:
+    argv = ["forward", "--zh", "2024-04-12", "--en", "2025-07-25", "--out", str(tmp_path)]
+    assert main([*argv, "--data", str(archive_build)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("Chinese 2024-04-12 → English 2025-07-25: carried ")
+    draft = tmp_path / "2025-07-25-zh-draft.txt"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "2025-07-25-zh-draft.txt",
+        "worklist.csv",
+        "worklist.md",
+    ]
+    parsed = _json(capsys, "parse", str(draft), "--json")
+    (doc,) = parsed["documents"]
+    assert (doc["lang"], doc["version"]) == ("zh", "2025-07-25")
+    english = [r.number for r in _store(archive_build).document("2025-07-25", "en").rules]
+    assert [r["number"] for r in doc["rules"]] == english
+    with (tmp_path / "worklist.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["status"] for r in rows} == {"review", "new", "removed"}
+    statuses = [r["status"] for r in rows]
+    assert statuses == sorted(statuses, key=lambda s: s == "removed")  # removed come last
+    assert "## 100.4 — review" in (tmp_path / "worklist.md").read_text("utf-8")
+
+
+def test_check_on_a_draft_reports_the_worklist_and_nothing_the_carry_made(
+    archive_build: Path, tmp_path: Path
+) -> None:
+    store = _store(archive_build)
+    c = forward(store, "2024-04-12", "2025-07-25")
+    path = tmp_path / "2025-07-25-zh-draft.txt"
+    path.write_text(draft_text(c, store.document("2024-04-12", "zh")), encoding="utf-8")
+    (zh,) = read_file(path).documents
+    terms = store.step_result("terms")
+    assert isinstance(terms, dict)
+    found = check(store.document("2025-07-25", "en"), zh, terms=terms)
+    kinds = {f.kind for f in found}
+    assert not kinds & {"missing_rule", "extra_rule", "doubled_rule"}
+    todo = {r.number for r in c.rules if r.status in ("review", "new")}
+    assert {f.rule for f in found if f.kind in ("draft_review", "draft_new")} >= todo
+    # every other finding was already there in the translation that was carried
+    before = {(f.rule, f.kind) for f in check(
+        store.document("2024-04-12", "en"), store.document("2024-04-12", "zh"), terms=terms
+    )}  # fmt: skip
+    back = {r.number: r.old_number for r in c.rules if r.number}
+    introduced = [
+        f
+        for f in found
+        if not f.kind.startswith("draft") and (back.get(f.rule, f.rule), f.kind) not in before
+    ]
+    assert introduced == []
+
+
+@pytest.mark.parametrize(
+    ("zh", "en", "says"),
+    [
+        ("2025-07-25", "2025-07-25", "has no Chinese text"),
+        ("2024-04-12", "2023-10-13", "is not later than"),
+        ("2024-04-12", "2024-04-12", "is not later than"),
+        ("1066-10-14", "2025-07-25", "unknown version"),
+        ("2024-04-12", "someday", "unknown version"),
+    ],
+)
+def test_bad_pairs_are_refused_in_one_line(archive_build: Path, capsys, zh, en, says) -> None:
+    assert main(["forward", "--zh", zh, "--en", en, "--data", str(archive_build)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err and err.startswith("crkb forward: ")
+
+
+@pytest.fixture(scope="module")
+def client(archive_build: Path):  # type: ignore[no-untyped-def]
+    from crkb.web import create_app
+
+    return create_app({"DATA": str(archive_build), "TESTING": True}).test_client()
+
+
+def test_forward_page_counts_filters_and_draft(client) -> None:  # type: ignore[no-untyped-def]
+    r = client.get("/translation/forward/2024-04-12/2025-07-25")
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert "renumbered 407" in page and "removed 9" in page
+    assert 'href="/translation/forward/2024-04-12/2025-07-25/draft.txt"' in page
+    r = client.get("/translation/forward/2024-04-12/2025-07-25?status=new&chapter=7")
+    rows = r.get_data(as_text=True).count('data-status="new"')
+    api = client.get("/api/translation/forward?zh=2024-04-12&en=2025-07-25").get_json()
+    assert rows == sum(
+        1
+        for x in api["rules"]
+        if x["status"] == "new" and x["number"] and x["number"].startswith("7")
+    )
+    assert 'data-status="review"' not in r.get_data(as_text=True)
+    r = client.get("/translation/forward/2024-04-12/2025-07-25/draft.txt")
+    assert r.status_code == 200
+    assert r.headers["Content-Disposition"].endswith('filename="2025-07-25-zh-draft.txt"')
+    assert "此规则于2025年7月25日起生效。" in r.get_data(as_text=True)
+
+
+def test_forward_api_shape_and_refusals(client) -> None:  # type: ignore[no-untyped-def]
+    body = client.get("/api/translation/forward?zh=2024-04-12&en=2025-07-25").get_json()
+    assert (body["from_zh"], body["to_en"]) == ("2024-04-12", "2025-07-25")
+    assert body["counts"]["removed"] == 9
+    doc = client.get("/api/openapi.json").get_json()
+    assert "/api/translation/forward" in doc["paths"]
+    assert "/translation/forward/{zh}/{en}" in doc["paths"]
+    for url, code in [
+        ("/api/translation/forward?zh=2024-04-12", 400),
+        ("/api/translation/forward?zh=1066-10-14&en=2025-07-25", 404),
+        ("/api/translation/forward?zh=2025-07-25&en=2025-07-25", 404),  # no Chinese text
+        ("/api/translation/forward?zh=2024-04-12&en=2023-10-13", 400),
+        ("/translation/forward/2024-04-12/2025-07-25?status=bogus", 400),
+        ("/translation/forward/nope/2025-07-25", 404),
+    ]:
+        r = client.get(url)
+        assert r.status_code == code, url
+        if url.startswith("/api/"):
+            assert list(r.get_json()) == ["error"]
