@@ -85,9 +85,7 @@ def read_queries(path: Path) -> list[Judged]:
 
 def relevant(number: str, wanted: frozenset[str]) -> bool:
     """A listed number, or a lettered subrule of one."""
-    return any(
-        number == w or (number.startswith(w) and number[len(w) :].isalpha()) for w in wanted
-    )
+    return any(number == w or (number.startswith(w) and number[len(w) :].isalpha()) for w in wanted)
 
 
 def evaluate(searcher: Searcher, rows: list[Judged]) -> Report:

@@ -10,12 +10,17 @@ import re
 import struct
 import threading
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from cachetools import LRUCache
 
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.numbers import parent_of, sort_key
-from crkb.search import analysis, highlight, querynumbers
+from crkb.search import analysis, highlight, numerals, querynumbers, ranking
 from crkb.search.index import FORMAT, META, USERDICT
+from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
 from crkb.search.scoring import Scorer
 from crkb.search.spelling import Speller
 
@@ -27,6 +32,47 @@ TERMS_BESIDE = "terms.json"  # the build's term dictionary, written beside the i
 _DAMAGE = (OSError, EOFError, struct.error, zlib.error, pickle.UnpicklingError, UnicodeDecodeError)
 _DEFINES_ZH = ("为", "是", "指")
 _DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
+
+
+Fields = dict[str, tuple[float, float]]  # field → (BM25 boost, share of a match it counts as)
+# The rule's own text and title count whole; its parent's title and its examples half.
+EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.4, 0.5)}
+ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.4, 0.5)}
+ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
+POOL = 40  # candidates re-ranked by the signals read from their text
+
+
+@dataclass(frozen=True)
+class Needles:
+    """What to mark in a hit: English words by stem, or substrings (Chinese, rule numbers)."""
+
+    kind: str
+    stems: tuple[str, ...] = ()
+    subs: tuple[str, ...] = ()
+
+
+@dataclass
+class QueryPlan:
+    """How one query is scored: weighted terms over weighted fields, then re-ranking signals."""
+
+    lang: str
+    terms: tuple[Term, ...]
+    fields: Fields
+    near: list[tuple[str, ...]]  # per content term, the forms looked for side by side
+    sections: list[str] = field(default_factory=list)
+    extra: tuple[Term, ...] = ()
+    extra_fields: Fields = field(default_factory=dict)
+    wants_number: bool = False
+    question: bool = False
+
+
+@dataclass
+class Plan:
+    """Rules pinned first (rule numbers, terms), the scored query if any, and the highlights."""
+
+    pinned: list[int]
+    query: QueryPlan | None
+    needles: Needles
 
 
 def _in(ranges: list[list[int]], o: int) -> bool:
@@ -81,6 +127,7 @@ class Searcher:
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
             self.speller = Speller(meta["vocab"])
+            self._negations = negation_pairs(meta["vocab"])
             for rid, (lang, number, _r) in enumerate(self.records):
                 self._by_number.setdefault((lang, number), []).append(rid)
             for lang, number in self._by_number:
@@ -97,6 +144,7 @@ class Searcher:
         except Exception as e:  # noqa: BLE001 - Whoosh signals a damaged index many ways
             raise StoreError(f"{d}: damaged search index ({_reason(e)}); {_REBUILD}") from None
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
+        self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(4096)
 
     def _docnums(self) -> list[int]:
         """rid → Whoosh document number (identical unless the index was written in pieces)."""
@@ -193,7 +241,7 @@ class Searcher:
                     f"{self.dir}: damaged search index ({_reason(e)}); {_REBUILD}"
                 ) from None
 
-    def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict:
+    def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict[str, Any]:
         q = _clean(query)
         if lang not in ("auto", "en", "zh"):
             raise BadInput(f"--lang: expected en, zh or auto, not {lang!r}")
@@ -207,7 +255,7 @@ class Searcher:
         if lang == "zh":
             q = self.to_simplified(q)
         vid, o = self.resolve_version(lang, version)
-        out = {
+        out: dict[str, Any] = {
             "query": asked,
             "lang": lang,
             "version": vid,
@@ -217,68 +265,74 @@ class Searcher:
         }
         if o is None or not q:
             return out
-        pinned, plan, needles = self._plan(q, lang, o, out)
-        ranked = self._rank(lang, o, plan, limit + len(pinned)) if plan else ([], 0)
-        scored, total = ranked
+        plan = self._plan(q, lang, o, out)
+        pinned = plan.pinned
+        scored, total = (
+            self._rank(lang, o, plan.query, limit + len(pinned)) if plan.query else ([], 0)
+        )
         pinned_docs = [self._docnum[r] for r in pinned]
         top = max((sc for _d, sc in scored), default=0.0)
         seen = set(pinned_docs)
         hits = [(d, top + len(pinned_docs) - i) for i, d in enumerate(pinned_docs)]
         hits += [(d, sc) for d, sc in scored if d not in seen]
-        out["total"] = total + sum(1 for d in pinned_docs if d not in {x for x, _ in scored})
+        scored_docs = {x for x, _ in scored}
+        out["total"] = total + sum(1 for d in pinned_docs if d not in scored_docs)
         out["total"] = max(out["total"], len(hits[:limit]))
-        out["hits"] = [self._hit(d, sc, lang, vid, needles) for d, sc in hits[:limit]]
+        out["hits"] = [self._hit(d, sc, lang, vid, o, plan.needles) for d, sc in hits[:limit]]
         return out
 
-    def _rank(self, lang: str, o: int, plan: dict, n: int) -> tuple[list[tuple[int, float]], int]:
-        """Top `n` (docnum, score) by BM25, all query terms preferred, phrases preferred."""
+    def _rank(
+        self, lang: str, o: int, plan: QueryPlan, n: int
+    ) -> tuple[list[tuple[int, float]], int]:
+        """Top `n` (docnum, score): BM25F of the weighted terms, the share of the query matched,
+        then the candidates' own text read for proximity, statements and counts."""
         scope = self._scope(lang, o)
         sid = (lang, o)
-        terms = plan["terms"]
-        scores, matched = self.scorer.score(sid, scope, terms, plan["fields"])
-        if plan.get("extra"):
-            more, _m = self.scorer.score(sid, scope, plan["extra"], plan["extra_fields"])
+        scores, matched = self.scorer.score(sid, scope, plan.terms, plan.fields)
+        if plan.extra:
+            more, _m = self.scorer.score(sid, scope, plan.extra, plan.extra_fields)
             for d, sc in more.items():
                 scores[d] = scores.get(d, 0.0) + sc
         if not scores:
             return [], 0
-        k = max(len(terms), 1)
-        final = {d: sc * (0.2 + 0.8 * (matched.get(d, 0) / k) ** 3) for d, sc in scores.items()}
-        if plan.get("sections"):
+        k = sum(t.weight for t in plan.terms) or 1.0
+        final = {
+            d: sc * (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** 3) for d, sc in scores.items()
+        }
+        if plan.sections:
             for d in final:
                 number = self.records[self._rid_of[d]][1]
-                if number.split(".")[0] in plan["sections"]:
+                if number.split(".")[0] in plan.sections:
                     final[d] *= 3.0
-        pool = heapq.nlargest(max(n, 30), final.items(), key=lambda x: x[1])
-        if plan.get("phrase"):
-            pool = [(d, sc * self._phrase_bonus(lang, d, plan["phrase"])) for d, sc in pool]
-            pool.sort(key=lambda x: -x[1])
+        pool = heapq.nlargest(max(n, POOL), final.items(), key=lambda x: x[1])
+        pool = [(d, sc * self._signals(lang, d, plan)) for d, sc in pool]
+        pool.sort(key=lambda x: -x[1])
         return pool[:n], len(final)
 
-    def _phrase_bonus(self, lang: str, docnum: int, phrase: list[str]) -> float:
-        """1.6 when the query's words stand together in the text, else 1."""
+    def _signals(self, lang: str, docnum: int, plan: QueryPlan) -> float:
+        """What a candidate's own text adds: its content words together, a statement, a count."""
         text = self.searcher.stored_fields(docnum)["text"]
         if lang == "zh":
-            return 1.6 if any(p in text for p in phrase) else 1.0
-        seq = [analysis.stem(w) for w in analysis.english_words(text.replace("-", " "))]
-        k = len(phrase)
-        first = phrase[0]
-        for i, w in enumerate(seq):
-            if w != first:
-                continue
-            j, ok = i, True
-            for t in phrase[1:]:
-                window = seq[j + 1 : j + 4]
-                if t not in window:
-                    ok = False
-                    break
-                j = j + 1 + window.index(t)
-            if ok and j - i <= 2 * k:
-                return 1.6
-        return 1.0
+            occ = ranking.char_spans(text, plan.near)
+        else:
+            occ = ranking.word_spans(self._words(docnum, text), [frozenset(f) for f in plan.near])
+        factor = ranking.proximity(occ, len(plan.near))
+        if plan.question:
+            factor *= ranking.states(text, lang)
+        if plan.wants_number:
+            factor *= ranking.counts(text, lang)
+        return factor
 
-    def _plan(self, q: str, lang: str, o: int, out: dict):
-        """(pinned rids, Whoosh query or None, highlight needles) for one cleaned query."""
+    def _words(self, docnum: int, text: str) -> tuple[str, ...]:
+        """The stems of an English text in order (cached per document)."""
+        got = self._seqs.get(docnum)
+        if got is None:
+            got = tuple(analysis.stem(w) for w in analysis.english_words(text.replace("-", " ")))
+            self._seqs[docnum] = got
+        return got
+
+    def _plan(self, q: str, lang: str, o: int, out: dict[str, Any]) -> Plan:
+        """The plan for one cleaned query: rules it names, then how its words are scored."""
         pinned: list[int] = []
         whole = querynumbers.whole_number(q)
         if whole:
@@ -287,7 +341,7 @@ class Searcher:
                 pinned.append(rid)
                 kids = sorted(self._children.get((lang, whole), ()), key=sort_key)
                 pinned += [r for n in kids if (r := self._rid(lang, n, o)) is not None]
-                return pinned, None, ("en", [], [whole])
+                return Plan(pinned, None, Needles("en", subs=(whole,)))
         for n in querynumbers.numbers_in(q):
             rid = self._rid(lang, n, o)
             if rid is not None:
@@ -351,37 +405,38 @@ class Searcher:
                 return r
         return None
 
-    def _plan_en(self, q: str, o: int, out: dict, pinned: list[int]):
-
+    def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
         words = analysis.english_words(q.replace("-", " "))
-        fixed = []
-        for w in words:
-            c = self.speller.correct(w)
-            fixed.append(c or w)
+        fixed = [self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
-        terms = [analysis.stem(w) for w in fixed if w not in analysis.STOP_WORDS]
-        terms = list(dict.fromkeys(terms))
-        key = analysis.term_key("en", " ".join(fixed))
+        asked = understand_en(fixed, lambda s: self._negations.get(s, ()))
+        named = asked.content if asked.question else fixed
+        key = analysis.term_key("en", " ".join(named))
         sections: list[str] = []
         if key:
             stems = [analysis.stem(w) for w in key.split()]
             rids, sections = self._targets("en", key, o, stems)
             pinned += [r for r in rids if r not in pinned]
-        if not terms:
-            return pinned, None, ("en", [], [])
-        plan: dict = {
-            "terms": terms,
-            "fields": {"body": 1.0, "etitle": 1.5, "ex": 0.3, "ctx": 0.5},
-            "sections": sections,
-        }
-        if len(terms) > 1:
-            plan["phrase"] = [analysis.stem(w) for w in fixed if w not in analysis.STOP_WORDS]
-        return pinned, plan, ("en", terms, [])
+        if not asked.terms:
+            return Plan(pinned, None, Needles("en"))
+        near = [tuple(f for f, _x in t.forms) for t in asked.terms if t.weight == 1.0]
+        plan = QueryPlan(
+            "en",
+            asked.terms,
+            EN_FIELDS,
+            near,
+            sections=sections,
+            wants_number=asked.wants_number,
+            question=asked.question,
+        )
+        marks = tuple(f for t in asked.terms for f, _x in t.forms)
+        return Plan(pinned, plan, Needles("en", stems=marks))
 
-    def _plan_zh(self, q: str, o: int, pinned: list[int]):
-
-        key = analysis.term_key("zh", q)
+    def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
+        tokens = self.cutter().cut(numerals.zh_digits(q))
+        asked = understand_zh(tokens)
+        key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
         if key:
             rids, sections = self._targets("zh", key, o, [key])
@@ -391,20 +446,26 @@ class Searcher:
                 via = ("en", self.versions["en"].index(vid))
                 rids, sections = self._targets("zh", en_key, o, [key], via=via)
             pinned += [r for r in rids if r not in pinned]
-        tokens = list(dict.fromkeys(self.cutter().cut(q)))
-        runs = re.findall(r"[\u3400-\u9fff]{2,}", q)
-        if not tokens and not runs:
-            return pinned, None, ("zh", [], [])
-        grams = list(dict.fromkeys(g for run in runs for g in analysis.bigrams(run) if g))
-        plan = {
-            "terms": tokens,
-            "fields": {"zw": 1.0, "zt": 1.5, "zex": 0.3, "zctx": 0.5},
-            "sections": sections,
-            "extra": grams,
-            "extra_fields": {"zbi": 0.3},
-            "phrase": runs if (len(tokens) > 1 or not tokens) else [],
-        }
-        return pinned, plan, ("zh", [], tokens + runs)
+        runs = _zh_runs(tokens, asked)
+        if not asked.terms and not runs:
+            return Plan(pinned, None, Needles("zh"))
+        grams = tuple(
+            dict.fromkeys(Term(g, ((g, 1.0),)) for run in runs for g in analysis.bigrams(run) if g)
+        )
+        near = [tuple(f for f, _x in t.forms) for t in asked.terms if t.weight == 1.0]
+        plan = QueryPlan(
+            "zh",
+            asked.terms,
+            ZH_FIELDS,
+            near,
+            sections=sections,
+            extra=grams,
+            extra_fields=ZH_BIGRAMS,
+            wants_number=asked.wants_number,
+            question=asked.question,
+        )
+        subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
+        return Plan(pinned, plan, Needles("zh", subs=subs))
 
     def _other(self, lang: str, number: str, version: str) -> str | None:
         """The other language's text of the same rule in the same version, if any."""
@@ -415,14 +476,27 @@ class Searcher:
         rid = self._rid(other, number, vs.index(version))
         return None if rid is None else self.searcher.stored_fields(self._docnum[rid])["text"]
 
-    def _hit(self, docnum: int, score: float, lang: str, version: str, needles) -> dict:
+    def _parent(self, lang: str, number: str, o: int) -> dict[str, str] | None:
+        """The nearest titled rule above a rule (its section or titled rule), shown as context."""
+        p = parent_of(number)
+        while p is not None:
+            rid = self._rid(lang, p, o)
+            if rid is not None:
+                title = self.searcher.stored_fields(self._docnum[rid]).get("title")
+                if title:
+                    return {"number": p, "title": title}
+            p = parent_of(p)
+        return None
+
+    def _hit(
+        self, docnum: int, score: float, lang: str, version: str, o: int, needles: Needles
+    ) -> dict[str, Any]:
         f = self.searcher.stored_fields(docnum)
-        kind, stems, subs = needles
         text = f["text"]
-        if kind == "en" and stems:
-            mark = highlight.english(text, stems)
+        if needles.kind == "en" and needles.stems:
+            mark = highlight.english(text, needles.stems)
         else:
-            mark = highlight.substrings(text, subs)
+            mark = highlight.substrings(text, needles.subs)
         hit = {
             "number": f["number"],
             "version": version,
@@ -432,10 +506,28 @@ class Searcher:
             "highlight": mark,
             "score": round(float(score), 4),
             "other": self._other(f["lang"], f["number"], version),
+            "parent": self._parent(f["lang"], f["number"], o),
         }
         if f.get("cur") and f["cur"] != f["number"]:
             hit["current_number"] = f["cur"]
         return hit
+
+
+def _zh_runs(tokens: tuple[str, ...], asked: Understood) -> list[str]:
+    """Runs of Chinese characters the question holds once its asking words are out."""
+    kept = {t.text for t in asked.terms}
+    runs: list[str] = []
+    cur = ""
+    for t in tokens:
+        if t in kept and analysis.has_cjk(t):
+            cur += t
+        else:
+            if len(cur) >= 2:
+                runs.append(cur)
+            cur = ""
+    if len(cur) >= 2:
+        runs.append(cur)
+    return list(dict.fromkeys(runs))
 
 
 def _reason(error: Exception) -> str:

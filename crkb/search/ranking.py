@@ -1,0 +1,105 @@
+"""Ranking signals read from a candidate rule's own text: proximity, consequences, counts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from crkb.search import numerals
+
+PROXIMITY = 0.6  # most a rule gains when all the query's content words stand together
+STATES = 0.25  # what a rule that states a consequence or a definition gains
+COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
+
+# Rules that state what happens or what a thing is: the answers questions look for.
+_STATES_EN = re.compile(
+    r"\b(?:loses? the game|wins? the game|(?:is|are) put (?:into|onto)|can[’']t|cannot|"
+    r"(?:is|are) destroyed|ceases? to exist|means|(?:is|are) called|is a draw|must|"
+    r"doesn[’']t|don[’']t|(?:is|are) considered|skips?)\b",
+    re.I,
+)
+_STATES_ZH = re.compile(r"输掉|赢得|置入|不能|消灭|消失|意指|是指|称为|必须|视为|不会|略过|平手")
+_COUNT_EN = re.compile(
+    r"\b(?:\d+|" + "|".join(w for w in numerals.EN_WORDS if w != "one") + r")\b", re.I
+)
+_COUNT_ZH = re.compile(f"\\d+|[{numerals.ZH_NUMERAL}]+[{numerals.ZH_MEASURES}]")
+
+
+def span(occurrences: Sequence[Sequence[tuple[int, int]]]) -> tuple[int, int] | None:
+    """(covered, width) of the narrowest window holding an occurrence of every term that occurs
+    at all; `covered` is how much of the window those occurrences fill. Spans are (start, end)."""
+    present = [occ for occ in occurrences if occ]
+    if not present:
+        return None
+    events = sorted((s, e, i) for i, occ in enumerate(present) for s, e in occ)
+    need = len(present)
+    count: dict[int, int] = {}
+    best: tuple[int, int] | None = None
+    left = 0
+    for right in range(len(events)):
+        i = events[right][2]
+        count[i] = count.get(i, 0) + 1
+        while len(count) == need:
+            window = events[left : right + 1]
+            width = max(e for _s, e, _i in window) - events[left][0]
+            longest: dict[int, int] = {}
+            for s2, e2, i2 in window:
+                longest[i2] = max(longest.get(i2, 0), e2 - s2)
+            covered = min(sum(longest.values()), width)
+            if best is None or (width, -covered) < (best[1], -best[0]):
+                best = (covered, width)
+            li = events[left][2]
+            count[li] -= 1
+            if not count[li]:
+                del count[li]
+            left += 1
+    return best
+
+
+def proximity(occurrences: Sequence[Sequence[tuple[int, int]]], k: int) -> float:
+    """1 + PROXIMITY × closeness × share: the query's words standing together in one rule count.
+
+    `k` is the number of content terms asked for; one term alone has no proximity.
+    """
+    got = span(occurrences)
+    present = sum(1 for occ in occurrences if occ)
+    if got is None or present < 2 or k < 2:
+        return 1.0
+    covered, width = got
+    return 1.0 + PROXIMITY * min(1.0, covered / max(width, 1)) * present / k
+
+
+def word_spans(seq: Sequence[str], forms: Sequence[frozenset[str]]) -> list[list[tuple[int, int]]]:
+    """Per term, the token positions (as spans) where one of its forms stands in `seq`."""
+    out: list[list[tuple[int, int]]] = [[] for _ in forms]
+    for pos, w in enumerate(seq):
+        for i, fs in enumerate(forms):
+            if w in fs:
+                out[i].append((pos, pos + 1))
+    return out
+
+
+def char_spans(text: str, forms: Sequence[Sequence[str]]) -> list[list[tuple[int, int]]]:
+    """Per term, the character spans where one of its forms occurs in `text` (Chinese)."""
+    out: list[list[tuple[int, int]]] = []
+    for fs in forms:
+        spans: list[tuple[int, int]] = []
+        for f in fs:
+            start = text.find(f) if f else -1
+            while start >= 0:
+                spans.append((start, start + len(f)))
+                start = text.find(f, start + len(f))
+        out.append(spans)
+    return out
+
+
+def states(text: str, lang: str) -> float:
+    """1 + STATES for a rule that states a consequence or a definition, else 1."""
+    pattern = _STATES_ZH if lang == "zh" else _STATES_EN
+    return 1.0 + STATES if pattern.search(text) else 1.0
+
+
+def counts(text: str, lang: str) -> float:
+    """1 + COUNT for a rule that states a number, else 1."""
+    pattern = _COUNT_ZH if lang == "zh" else _COUNT_EN
+    return 1.0 + COUNT if pattern.search(text) else 1.0
