@@ -17,6 +17,8 @@ from whoosh.analysis import (
 )
 from whoosh.lang.porter import stem as _porter
 
+from crkb.search import numerals
+
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -225,8 +227,13 @@ class ChineseCutter:
         return out
 
     def groups(self, text: str) -> list[list[str]]:
-        """Index positions for a text: each word with its sub-words."""
-        return [[w, *self.subwords(w)] for w in self.cut(text)]
+        """Index positions for a text: each word with its sub-words, and a count word (十个,
+        一百张) with its digits, which is how a query's numbers are searched."""
+        out = []
+        for w in self.cut(text):
+            digits = numerals.zh_count(w)
+            out.append([w, *self.subwords(w), *([digits] if digits and digits != w else [])])
+        return out
 
 
 def _is_word(w: str) -> bool:

@@ -35,10 +35,12 @@ _DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
 
 
 Fields = dict[str, tuple[float, float]]  # field → (BM25 boost, share of a match it counts as)
-# The rule's own text and title count whole; its parent's title and its examples half.
-EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.4, 0.5)}
-ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.4, 0.5)}
+# The rule's own text and title count whole; its parent's title less; its examples half.
+EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.5, 0.8)}
+ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.5, 0.8)}
 ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
+FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before the text is read
+COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
 POOL = 40  # candidates re-ranked by the signals read from their text
 
 
@@ -64,6 +66,8 @@ class QueryPlan:
     extra_fields: Fields = field(default_factory=dict)
     wants_number: bool = False
     question: bool = False
+    favoured: list[str] = field(default_factory=list)  # rules a question's term names
+    defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
 
 
 @dataclass
@@ -297,13 +301,24 @@ class Searcher:
             return [], 0
         k = sum(t.weight for t in plan.terms) or 1.0
         final = {
-            d: sc * (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** 3) for d, sc in scores.items()
+            d: sc * (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** COORD)
+            for d, sc in scores.items()
         }
         if plan.sections:
             for d in final:
                 number = self.records[self._rid_of[d]][1]
                 if number.split(".")[0] in plan.sections:
                     final[d] *= 3.0
+        if plan.favoured:
+            for d in final:
+                number = self.records[self._rid_of[d]][1]
+                if any(
+                    number == f
+                    or number.startswith(f + ".")
+                    or (number.startswith(f) and number[len(f) :].isalpha())
+                    for f in plan.favoured
+                ):
+                    final[d] *= FAVOURED
         pool = heapq.nlargest(max(n, POOL), final.items(), key=lambda x: x[1])
         pool = [(d, sc * self._signals(lang, d, plan)) for d, sc in pool]
         pool.sort(key=lambda x: -x[1])
@@ -319,6 +334,11 @@ class Searcher:
         factor = ranking.proximity(occ, len(plan.near))
         if plan.question:
             factor *= ranking.states(text, lang)
+            if plan.defines:
+                if lang == "zh":
+                    factor *= ranking.defines_zh(text, plan.defines[0])
+                else:
+                    factor *= ranking.defines_en(self._words(docnum, text), plan.defines)
         if plan.wants_number:
             factor *= ranking.counts(text, lang)
         return factor
@@ -414,10 +434,14 @@ class Searcher:
         named = asked.content if asked.question else fixed
         key = analysis.term_key("en", " ".join(named))
         sections: list[str] = []
+        favoured: list[str] = []
+        stems = [analysis.stem(w) for w in key.split()]
         if key:
-            stems = [analysis.stem(w) for w in key.split()]
             rids, sections = self._targets("en", key, o, stems)
-            pinned += [r for r in rids if r not in pinned]
+            if asked.question:  # a question about a term: its rules first, the answer among them
+                favoured = [self.records[r][1] for r in rids]
+            else:
+                pinned += [r for r in rids if r not in pinned]
         if not asked.terms:
             return Plan(pinned, None, Needles("en"))
         near = [tuple(f for f, _x in t.forms) for t in asked.terms if t.weight == 1.0]
@@ -427,6 +451,8 @@ class Searcher:
             EN_FIELDS,
             near,
             sections=sections,
+            favoured=favoured,
+            defines=tuple(stems) if asked.question else (),
             wants_number=asked.wants_number,
             question=asked.question,
         )
@@ -435,9 +461,10 @@ class Searcher:
 
     def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
         tokens = self.cutter().cut(numerals.zh_digits(q))
-        asked = understand_zh(tokens)
+        asked = understand_zh(tokens, self.cutter().subwords)
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
+        favoured: list[str] = []
         if key:
             rids, sections = self._targets("zh", key, o, [key])
             en_key = self.zh_to_en.get(key)
@@ -445,7 +472,10 @@ class Searcher:
             if not rids and en_key and vid in self.versions.get("en", []):
                 via = ("en", self.versions["en"].index(vid))
                 rids, sections = self._targets("zh", en_key, o, [key], via=via)
-            pinned += [r for r in rids if r not in pinned]
+            if asked.question:
+                favoured = [self.records[r][1] for r in rids]
+            else:
+                pinned += [r for r in rids if r not in pinned]
         runs = _zh_runs(tokens, asked)
         if not asked.terms and not runs:
             return Plan(pinned, None, Needles("zh"))
@@ -459,6 +489,8 @@ class Searcher:
             ZH_FIELDS,
             near,
             sections=sections,
+            favoured=favoured,
+            defines=(key,) if asked.question and key else (),
             extra=grams,
             extra_fields=ZH_BIGRAMS,
             wants_number=asked.wants_number,

@@ -23,7 +23,7 @@ from crkb.search import analysis
 
 META = "meta.json"
 USERDICT = "userdict.txt"
-FORMAT = 1
+FORMAT = 2  # 2: Chinese count words also indexed as digits
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")

@@ -14,6 +14,7 @@ from crkb.search import numerals
 from crkb.search.analysis import STOP_WORDS, stem
 
 SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
+SUBWORD = 0.5  # how much a word inside a long Chinese query word counts against the word
 NEGATED = 0.6  # how much a negated form (untapped for tapped) counts against the word itself
 
 # Words of asking, not of the rules: dropped from English queries.
@@ -338,8 +339,9 @@ def understand_en(
         forms: dict[str, float] = {s: 1.0}
         for other in numerals.english_forms(w):
             forms.setdefault(stem(other), 1.0)
-        for neg in negations(s):
-            forms.setdefault(neg, NEGATED)
+        if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
+            for neg in negations(s):
+                forms.setdefault(neg, NEGATED)
         weight = SOFT if w in EN_SOFT else 1.0
         if weight == 1.0:
             content.append(w)
@@ -348,15 +350,23 @@ def understand_en(
     return Understood(tuple(terms.values()), tuple(content), wants, question)
 
 
-def understand_zh(tokens: Iterable[str]) -> Understood:
-    """Weighted terms of a Chinese query cut into words (numerals already made digits)."""
+def understand_zh(
+    tokens: Iterable[str], subwords: Callable[[str], list[str]] = lambda w: []
+) -> Understood:
+    """Weighted terms of a Chinese query cut into words (numerals already made digits); a long
+    word also meets the dictionary words inside it (在回合结束时 → 回合结束)."""
     terms: dict[str, Term] = {}
     content: list[str] = []
     wants = question = False
+    after_count = False
     for t in tokens:
         if t in ZH_QUANTITY or (t.startswith("几") and len(t) == 2):
-            wants = question = True
+            wants = question = after_count = True
             continue
+        if after_count and len(t) == 1 and t in numerals.ZH_MEASURES:  # 多少 张
+            after_count = False
+            continue
+        after_count = False
         if t in ZH_FILLER:
             question = True
             continue
@@ -366,6 +376,8 @@ def understand_zh(tokens: Iterable[str]) -> Understood:
             terms.setdefault(t, Term(t, forms, SOFT))
             continue
         forms_d: dict[str, float] = {t: 1.0}
+        for sub in subwords(t)[:1] if len(t) >= 5 else ():
+            forms_d.setdefault(sub, SUBWORD)
         digits = numerals.zh_count(t)
         if digits is not None:
             forms_d.setdefault(digits, 1.0)

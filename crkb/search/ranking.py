@@ -9,6 +9,7 @@ from crkb.search import numerals
 
 PROXIMITY = 0.6  # most a rule gains when all the query's content words stand together
 STATES = 0.25  # what a rule that states a consequence or a definition gains
+DEFINES = 0.5  # what a rule that defines the term a question asks about gains
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -103,3 +104,31 @@ def counts(text: str, lang: str) -> float:
     """1 + COUNT for a rule that states a number, else 1."""
     pattern = _COUNT_ZH if lang == "zh" else _COUNT_EN
     return 1.0 + COUNT if pattern.search(text) else 1.0
+
+
+_IS = frozenset(["is", "are", "mean", "means"])
+
+
+def defines_en(seq: Sequence[str], key: Sequence[str]) -> float:
+    """1 + DEFINES when the stems `key` stand in `seq` as defined: "X is …", "… is a X"."""
+    k = len(key)
+    if not k:
+        return 1.0
+    for i in range(len(seq) - k + 1):
+        if list(seq[i : i + k]) != list(key):
+            continue
+        before = seq[max(0, i - 2) : i]
+        if (
+            seq[i + k : i + k + 1]
+            and seq[i + k] in _IS
+            or (before and before[-1] in ("a", "an") and len(before) == 2 and before[0] in _IS)
+        ):
+            return 1.0 + DEFINES
+    return 1.0
+
+
+def defines_zh(text: str, key: str) -> float:
+    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X"."""
+    if key and any(key + d in text for d in ("是", "为", "指", "意指")) or ("是" + key) in text:
+        return 1.0 + DEFINES
+    return 1.0
