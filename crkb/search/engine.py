@@ -41,6 +41,7 @@ ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zct
 ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before the text is read
 COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
+HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
 POOL = 40  # candidates re-ranked by the signals read from their text
 
 
@@ -326,13 +327,16 @@ class Searcher:
 
     def _signals(self, lang: str, docnum: int, plan: QueryPlan) -> float:
         """What a candidate's own text adds: its content words together, a statement, a count."""
-        text = self.searcher.stored_fields(docnum)["text"]
+        fields = self.searcher.stored_fields(docnum)
+        text = fields["text"]
         if lang == "zh":
             occ = ranking.char_spans(text, plan.near)
         else:
             occ = ranking.word_spans(self._words(docnum, text), [frozenset(f) for f in plan.near])
         factor = ranking.proximity(occ, len(plan.near))
         if plan.question:
+            if text == fields.get("title"):  # a heading states nothing that answers a question
+                factor *= HEADING
             factor *= ranking.states(text, lang)
             if plan.defines:
                 if lang == "zh":
