@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from crkb.model import Document, Rule
@@ -73,7 +71,7 @@ def numbers(result: dict) -> list[str]:
 
 
 def test_question_words_are_dropped_and_modal_words_count_little() -> None:
-    asked = understand_en("what happens when can i polish a sprocket".split())
+    asked = understand_en(["what", "happens", "when", "can", "i", "polish", "a", "sprocket"])
     assert asked.question
     assert [t.text for t in asked.terms if t.weight == 1.0] == ["polish", "sprocket"]
     assert [t.text for t in asked.terms if t.weight < 1.0] == ["can"]
@@ -82,8 +80,8 @@ def test_question_words_are_dropped_and_modal_words_count_little() -> None:
 
 
 def test_how_many_asks_for_a_count_in_both_languages() -> None:
-    assert understand_en("how many gears fit".split()).wants_number
-    assert not understand_en("gears fit".split()).wants_number
+    assert understand_en(["how", "many", "gears", "fit"]).wants_number
+    assert not understand_en(["gears", "fit"]).wants_number
     assert understand_zh(["齿轮箱", "能", "放", "几个", "齿轮"]).wants_number
     zh = understand_zh(["齿轮箱", "放", "多少", "个", "齿轮"])
     assert zh.wants_number and "个" not in [t.text for t in zh.terms]
@@ -137,8 +135,8 @@ def test_statements_and_definitions_are_recognised() -> None:
     assert ranking.states("That player loses the game.", "en") > 1.0
     assert ranking.states("Players like widgets.", "en") == 1.0
     assert ranking.states("该牌手输掉此盘游戏。", "zh") > 1.0
-    assert ranking.defines_en("a widget is a gadget".split(), ["widget"]) > 1.0
-    assert ranking.defines_en("polish a widget".split(), ["widget"]) == 1.0
+    assert ranking.defines_en(["a", "widget", "is", "a", "gadget"], ["widget"]) > 1.0
+    assert ranking.defines_en(["polish", "a", "widget"], ["widget"]) == 1.0
 
 
 # -- through the searcher ----------------------------------------------------------------------

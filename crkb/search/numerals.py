@@ -87,9 +87,9 @@ def zh_digits(text: str) -> str:
     def swap(m: re.Match[str]) -> str:
         run = m.group(0)
         after = text[m.end() : m.end() + 1]
-        if len(run) == 1 and run not in "十零〇":
-            if run in "一两" or not after or after not in ZH_MEASURES:
-                return run
+        lone = len(run) == 1 and run not in "十零〇"
+        if lone and (run in "一两" or not after or after not in ZH_MEASURES):
+            return run
         value = zh_value(run)
         return run if value is None else str(value)
 
