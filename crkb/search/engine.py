@@ -121,7 +121,8 @@ class Searcher:
         self._lock = threading.RLock()
         self._cutter: analysis.ChineseCutter | None = None
         self._t2s = None
-        self._scopes: dict[tuple[str, int], set[int]] = {}
+        self._scopes: LRUCache[tuple[str, int], set[int]] = LRUCache(8)
+        self._spans: dict[str, list[tuple[int, int, int]]] | None = None
         self._by_number: dict[tuple[str, str], list[int]] = {}
         self._children: dict[tuple[str, str], list[str]] = {}
         try:
@@ -150,6 +151,7 @@ class Searcher:
             raise StoreError(f"{d}: damaged search index ({_reason(e)}); {_REBUILD}") from None
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(4096)
+        self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(4096)
 
     def _docnums(self) -> list[int]:
         """rid → Whoosh document number (identical unless the index was written in pieces)."""
@@ -197,14 +199,18 @@ class Searcher:
         self.speller.correct("warmup")
 
     def _scope(self, lang: str, o: int) -> set[int]:
+        """The documents of one version in one language (the newest few kept)."""
         key = (lang, o)
-        if key not in self._scopes:
-            self._scopes[key] = {
-                self._docnum[rid]
-                for rid, (lg, _n, rs) in enumerate(self.records)
-                if lg == lang and _in(rs, o)
-            }
-        return self._scopes[key]
+        got = self._scopes.get(key)
+        if got is None:
+            if self._spans is None:
+                self._spans = {}
+                for rid, (lg, _n, rs) in enumerate(self.records):
+                    rows = self._spans.setdefault(lg, [])
+                    rows.extend((a, b, self._docnum[rid]) for a, b in rs)
+            got = {d for a, b, d in self._spans.get(lang, ()) if a <= o <= b}
+            self._scopes[key] = got
+        return got
 
     def _rid(self, lang: str, number: str, o: int) -> int | None:
         for rid in self._by_number.get((lang, number), ()):
@@ -327,15 +333,14 @@ class Searcher:
 
     def _signals(self, lang: str, docnum: int, plan: QueryPlan) -> float:
         """What a candidate's own text adds: its content words together, a statement, a count."""
-        fields = self.searcher.stored_fields(docnum)
-        text = fields["text"]
+        text, title = self._text(docnum)
         if lang == "zh":
             occ = ranking.char_spans(text, plan.near)
         else:
             occ = ranking.word_spans(self._words(docnum, text), [frozenset(f) for f in plan.near])
         factor = ranking.proximity(occ, len(plan.near))
         if plan.question:
-            if text == fields.get("title"):  # a heading states nothing that answers a question
+            if text == title:  # a heading states nothing that answers a question
                 factor *= HEADING
             factor *= ranking.states(text, lang)
             if plan.defines:
@@ -346,6 +351,14 @@ class Searcher:
         if plan.wants_number:
             factor *= ranking.counts(text, lang)
         return factor
+
+    def _text(self, docnum: int) -> tuple[str, str | None]:
+        """(text, title) of a document (cached: candidates recur from query to query)."""
+        got = self._texts.get(docnum)
+        if got is None:
+            f = self.searcher.stored_fields(docnum)
+            got = self._texts[docnum] = (f["text"], f.get("title"))
+        return got
 
     def _words(self, docnum: int, text: str) -> tuple[str, ...]:
         """The stems of an English text in order (cached per document)."""

@@ -10,6 +10,7 @@ from crkb.search import numerals
 PROXIMITY = 0.6  # most a rule gains when all the query's content words stand together
 STATES = 0.25  # what a rule that states a consequence or a definition gains
 DEFINES = 0.5  # what a rule that defines the term a question asks about gains
+MAX_OCCURRENCES = 8  # occurrences of one term looked at for proximity (bounds the work)
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -29,7 +30,7 @@ _COUNT_ZH = re.compile(f"\\d+|[{numerals.ZH_NUMERAL}]+[{numerals.ZH_MEASURES}]")
 def span(occurrences: Sequence[Sequence[tuple[int, int]]]) -> tuple[int, int] | None:
     """(covered, width) of the narrowest window holding an occurrence of every term that occurs
     at all; `covered` is how much of the window those occurrences fill. Spans are (start, end)."""
-    present = [occ for occ in occurrences if occ]
+    present = [occ[:MAX_OCCURRENCES] for occ in occurrences if occ]
     if not present:
         return None
     events = sorted((s, e, i) for i, occ in enumerate(present) for s, e in occ)
@@ -62,9 +63,9 @@ def proximity(occurrences: Sequence[Sequence[tuple[int, int]]], k: int) -> float
 
     `k` is the number of content terms asked for; one term alone has no proximity.
     """
-    got = span(occurrences)
     present = sum(1 for occ in occurrences if occ)
-    if got is None or present < 2 or k < 2:
+    got = span(occurrences) if present >= 2 and k >= 2 else None
+    if got is None:
         return 1.0
     covered, width = got
     return 1.0 + PROXIMITY * min(1.0, covered / max(width, 1)) * present / k
@@ -73,10 +74,11 @@ def proximity(occurrences: Sequence[Sequence[tuple[int, int]]], k: int) -> float
 def word_spans(seq: Sequence[str], forms: Sequence[frozenset[str]]) -> list[list[tuple[int, int]]]:
     """Per term, the token positions (as spans) where one of its forms stands in `seq`."""
     out: list[list[tuple[int, int]]] = [[] for _ in forms]
+    which = {f: i for i, fs in enumerate(forms) for f in fs}
     for pos, w in enumerate(seq):
-        for i, fs in enumerate(forms):
-            if w in fs:
-                out[i].append((pos, pos + 1))
+        i = which.get(w)
+        if i is not None:
+            out[i].append((pos, pos + 1))
     return out
 
 

@@ -58,6 +58,8 @@ class Scorer:
         self._avg: dict[tuple[ScopeId, str], float] = {}
         self._lengths: dict[str, dict[int, int]] = {}
         self._upto: dict[ScopeId, int] = {}
+        self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], dict[int, float]]
+        self._sat = LRUCache(cache_size // 4)
 
     def postings(
         self, scope_id: ScopeId, scope: set[int], field: str, term: str
@@ -119,19 +121,35 @@ class Scorer:
         for term in terms:
             seen: dict[int, float] = {}
             for field, (boost, coord) in fields.items():
-                post = self.merged(scope_id, scope, field, term.forms)
-                if not post:
+                sat = self.saturated(scope_id, scope, field, term.forms)
+                if not sat:
                     continue
-                df = len(post)
-                idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-                avg = self.avg(scope_id, scope, field)
-                length = self.length
-                w = term.weight * boost * idf
-                for d, tf in post.items():
-                    norm = K1 * (1 - B + B * length(field, d) / avg)
-                    scores[d] = scores.get(d, 0.0) + w * tf * (K1 + 1) / (tf + norm)
-                    if seen.get(d, 0.0) < coord:
-                        seen[d] = coord
+                df = len(sat)
+                w = term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+                get = scores.get
+                for d, v in sat.items():
+                    scores[d] = get(d, 0.0) + w * v
+                if coord:
+                    for d in sat:
+                        if seen.get(d, 0.0) < coord:
+                            seen[d] = coord
             for d, c in seen.items():
                 matched[d] = matched.get(d, 0.0) + term.weight * c
         return scores, matched
+
+    def saturated(
+        self, scope_id: ScopeId, scope: set[int], field: str, forms: tuple[tuple[str, float], ...]
+    ) -> dict[int, float]:
+        """docnum → BM25's saturated term frequency of a term (all its forms) in a field."""
+        key = (scope_id, field, forms)
+        got = self._sat.get(key)
+        if got is None:
+            post = self.merged(scope_id, scope, field, forms)
+            avg = self.avg(scope_id, scope, field)
+            length = self.length
+            got = {
+                d: tf * (K1 + 1) / (tf + K1 * (1 - B + B * length(field, d) / avg))
+                for d, tf in post.items()
+            }
+            self._sat[key] = got
+        return got
