@@ -150,8 +150,8 @@ class Searcher:
         except Exception as e:  # noqa: BLE001 - Whoosh signals a damaged index many ways
             raise StoreError(f"{d}: damaged search index ({_reason(e)}); {_REBUILD}") from None
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
-        self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(4096)
-        self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(4096)
+        self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
+        self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(2048)
 
     def _docnums(self) -> list[int]:
         """rid → Whoosh document number (identical unless the index was written in pieces)."""

@@ -52,14 +52,14 @@ def read_postings(
 class Scorer:
     """Per-scope postings cache and BM25F scoring of weighted terms with several forms."""
 
-    def __init__(self, reader: Any, cache_size: int = 20000) -> None:
+    def __init__(self, reader: Any, cache_size: int = 6000) -> None:
         self.reader = reader
         self.cache: LRUCache[tuple[ScopeId, str, str], dict[int, float]] = LRUCache(cache_size)
         self._avg: dict[tuple[ScopeId, str], float] = {}
         self._lengths: dict[str, dict[int, int]] = {}
         self._upto: dict[ScopeId, int] = {}
         self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], dict[int, float]]
-        self._sat = LRUCache(cache_size // 4)
+        self._sat = LRUCache(cache_size // 2)
 
     def postings(
         self, scope_id: ScopeId, scope: set[int], field: str, term: str
