@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from crkb.model import Document, Rule
@@ -183,3 +185,27 @@ def test_a_what_is_question_finds_the_definition(s: Searcher) -> None:
 def test_hits_carry_their_parent_rule_title(s: Searcher) -> None:
     hit = s.search("sprocket polished", lang="en")["hits"][0]
     assert hit["parent"] == {"number": "301", "title": "Widgets"}
+
+
+# -- the search page -----------------------------------------------------------------------------
+
+
+@pytest.mark.archive
+def test_search_page_shows_the_parent_rule_and_the_other_language(archive_build: Path) -> None:
+    from bs4 import BeautifulSoup
+
+    from crkb.web import create_app
+
+    app = create_app({"DATA": str(archive_build), "TESTING": True})
+    page = BeautifulSoup(
+        app.test_client().get("/search?q=what+does+deathtouch+do&lang=en").get_data(as_text=True),
+        "html.parser",
+    )
+    top = page.select_one(".hit")
+    assert top is not None
+    context = top.select_one(".context a")
+    assert context is not None and "Deathtouch" in context.text
+    other = top.select_one("a.other")
+    assert other is not None and "lang=both" in other["href"]
+    number = top.select_one("a.num")["href"].rsplit("/", 1)[1]
+    assert f"/rules/{number}" in other["href"]
