@@ -19,6 +19,7 @@ from cachetools import LRUCache
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.numbers import parent_of, sort_key
 from crkb.search import analysis, highlight, numerals, querynumbers, ranking
+from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
 from crkb.search.scoring import Scorer
@@ -42,6 +43,7 @@ ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before the text is read
 COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
 HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
+SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names neither
 POOL = 40  # candidates re-ranked by the signals read from their text
 
 
@@ -327,18 +329,25 @@ class Searcher:
                 ):
                     final[d] *= FAVOURED
         pool = heapq.nlargest(max(n, POOL), final.items(), key=lambda x: x[1])
-        pool = [(d, sc * self._signals(lang, d, plan)) for d, sc in pool]
+        pool = [(d, sc * self._signals(lang, o, d, plan)) for d, sc in pool]
         pool.sort(key=lambda x: -x[1])
         return pool[:n], len(final)
 
-    def _signals(self, lang: str, docnum: int, plan: QueryPlan) -> float:
-        """What a candidate's own text adds: its content words together, a statement, a count."""
+    def _signals(self, lang: str, o: int, docnum: int, plan: QueryPlan) -> float:
+        """What a candidate's own text adds: its content words together, a statement, a count;
+        and a rule that applies only under a keyword or a variant the query does not name."""
         text, title = self._text(docnum)
+        number = self.records[self._rid_of[docnum]][1]
+        factor = 1.0
+        if plan.question and (number.startswith(("701.", "702.")) or number[:1] in "89"):
+            p = self._parent(lang, number, o)
+            if p is not None and not _names(plan, lang, p["title"]):
+                factor *= SPECIFIC
         if lang == "zh":
             occ = ranking.char_spans(text, plan.near)
         else:
             occ = ranking.word_spans(self._words(docnum, text), [frozenset(f) for f in plan.near])
-        factor = ranking.proximity(occ, len(plan.near))
+        factor *= ranking.proximity(occ, len(plan.near))
         if plan.question:
             if text == title:  # a heading states nothing that answers a question
                 factor *= HEADING
@@ -531,7 +540,7 @@ class Searcher:
         while p is not None:
             rid = self._rid(lang, p, o)
             if rid is not None:
-                title = self.searcher.stored_fields(self._docnum[rid]).get("title")
+                title = self._text(self._docnum[rid])[1]
                 if title:
                     return {"number": p, "title": title}
             p = parent_of(p)
@@ -560,6 +569,15 @@ class Searcher:
         if f.get("cur") and f["cur"] != f["number"]:
             hit["current_number"] = f["cur"]
         return hit
+
+
+def _names(plan: QueryPlan, lang: str, title: str) -> bool:
+    """True when the query names a title (all its words, or the Chinese title whole)."""
+    if lang == "zh":
+        return any(title in f or f in title for forms in plan.near for f in forms if len(f) > 1)
+    asked = {f for t in plan.terms for f, _x in t.forms}
+    words = [analysis.stem(w) for w in analysis.english_words(title) if w not in STOP]
+    return bool(words) and any(w in asked for w in words)
 
 
 def _zh_runs(tokens: tuple[str, ...], asked: Understood) -> list[str]:
