@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,7 +42,7 @@ def judged(paths: list[Path]) -> list[str]:
     ]
 
 
-def queries_for(searcher, eval_paths: list[Path], n: int = 400) -> list[str]:
+def queries_for(searcher: Any, eval_paths: list[Path], n: int = 400) -> list[str]:
     """The judged queries plus words and pairs drawn from the newest rules (fixed seed)."""
     rows = judged(eval_paths)
     vocab = sorted(w for w, c in searcher.speller.vocab.items() if c >= 3)
@@ -68,7 +69,7 @@ def queries_for(searcher, eval_paths: list[Path], n: int = 400) -> list[str]:
     return rows + extra + zh * 4 + hostile
 
 
-def measure(index: Path, eval_paths: list[Path]) -> dict:
+def measure(index: Path, eval_paths: list[Path]) -> dict[str, Any]:
     """Open the index, warm it, time every query twice (first, repeated), the judged questions
     alone, and queries in older releases of the all-versions index; report RSS."""
     from crkb.search.engine import Searcher
@@ -82,7 +83,7 @@ def measure(index: Path, eval_paths: list[Path]) -> dict:
     en_versions = s.versions.get("en", [])
     old = [(q, rnd.choice(en_versions)) for q, _v in rnd.sample(qs, min(100, len(qs)))]
     questions = [(q, None) for q in judged([p for p in eval_paths if "quer" not in p.name])]
-    out = {"open_s": round(open_s, 3), "queries": len(qs)}
+    out: dict[str, Any] = {"open_s": round(open_s, 3), "queries": len(qs)}
     for label, batch in (("first", qs), ("repeat", qs), ("questions", questions), ("old", old)):
         times = []
         for q, v in batch:

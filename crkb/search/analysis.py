@@ -6,6 +6,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from whoosh.analysis import (
     LowercaseFilter,
@@ -61,7 +62,7 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-def english_analyzer():
+def english_analyzer() -> Any:
     """The English analyzer of the index: words, lowercase, stop words out, Porter stems."""
     return (
         RegexTokenizer(r"[A-Za-z0-9]+")
@@ -74,7 +75,7 @@ def english_analyzer():
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The index's stem of one lowercase word."""
-    return _porter(word)
+    return str(_porter(word))
 
 
 def english_words(text: str) -> list[str]:
@@ -112,7 +113,7 @@ def term_key(lang: str, text: str) -> str:
     return re.sub(r"[\s\W_]+", "", text)
 
 
-class PreTokenized(Tokenizer):
+class PreTokenized(Tokenizer):  # type: ignore[misc]  # Whoosh ships no type information
     """Reads text already cut into terms: space between positions, ALT between same-position terms.
 
     Used for Chinese fields, so the index holds exactly what the jieba-based cutter produced
@@ -121,16 +122,16 @@ class PreTokenized(Tokenizer):
 
     def __call__(
         self,
-        value,
-        positions=False,
-        chars=False,
-        keeporiginal=False,
-        removestops=True,
-        start_pos=0,
-        start_char=0,
-        mode="",
-        **kwargs,
-    ) -> Iterator[Token]:
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        mode: str = "",
+        **kwargs: Any,
+    ) -> Iterator[Any]:
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         pos = start_pos
         for group in value.split(" "):

@@ -35,6 +35,7 @@ _DEFINES_ZH = ("为", "是", "指")
 _DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
 
 
+Record = list[Any]  # [lang, number, version ranges] of one indexed document (meta.json)
 Fields = dict[str, tuple[float, float]]  # field → (BM25 boost, share of a match it counts as)
 # The rule's own text and title count whole; its parent's title less; its examples half.
 EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.5, 0.8)}
@@ -68,6 +69,7 @@ class QueryPlan:
     extra: tuple[Term, ...] = ()
     extra_fields: Fields = field(default_factory=dict)
     wants_number: bool = False
+    wants_outcome: bool = False
     question: bool = False
     favoured: list[str] = field(default_factory=list)  # rules a question's term names
     defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
@@ -122,7 +124,7 @@ class Searcher:
         self.words = sorted(set(words))
         self._lock = threading.RLock()
         self._cutter: analysis.ChineseCutter | None = None
-        self._t2s = None
+        self._t2s: Any = None  # opencc.OpenCC, loaded on first use
         self._scopes: LRUCache[tuple[str, int], set[int]] = LRUCache(8)
         self._spans: dict[str, list[tuple[int, int, int]]] | None = None
         self._by_number: dict[tuple[str, str], list[int]] = {}
@@ -130,7 +132,7 @@ class Searcher:
         try:
             self.versions: dict[str, list[str]] = meta["versions"]
             self.aliases: dict[str, str] = meta["aliases"]
-            self.records: list[list] = meta["records"]
+            self.records: list[Record] = meta["records"]
             self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
@@ -185,7 +187,7 @@ class Searcher:
             import opencc
 
             self._t2s = opencc.OpenCC("t2s")
-        return self._t2s.convert(text)
+        return str(self._t2s.convert(text))
 
     def warm(self) -> None:
         """Load everything a first query would (jieba, OpenCC, scopes, spelling)."""
@@ -203,7 +205,7 @@ class Searcher:
     def _scope(self, lang: str, o: int) -> set[int]:
         """The documents of one version in one language (the newest few kept)."""
         key = (lang, o)
-        got = self._scopes.get(key)
+        got: set[int] | None = self._scopes.get(key)
         if got is None:
             if self._spans is None:
                 self._spans = {}
@@ -231,7 +233,7 @@ class Searcher:
             if not vs:
                 return "", None
             return vs[-1], len(vs) - 1
-        v = self.aliases.get(version, version)
+        v = self.aliases.get(version or "", version or "")
         if v in vs:
             return v, vs.index(v)
         if any(v in other for other in self.versions.values()):
@@ -244,7 +246,7 @@ class Searcher:
 
     def search(
         self, query: str, lang: str = "auto", version: str | None = None, limit: int = 10
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Ranked hits in the SPEC's shape, plus `did_you_mean`."""
         with self._lock:  # one file position and one cache shared by all threads
             try:
@@ -359,11 +361,13 @@ class Searcher:
                     factor *= ranking.defines_en(self._words(docnum, text), plan.defines)
         if plan.wants_number:
             factor *= ranking.counts(text, lang)
+        if plan.wants_outcome:
+            factor *= ranking.outcome(text, lang)
         return factor
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""
-        got = self._texts.get(docnum)
+        got: tuple[str, str | None] | None = self._texts.get(docnum)
         if got is None:
             f = self.searcher.stored_fields(docnum)
             got = self._texts[docnum] = (f["text"], f.get("title"))
@@ -371,7 +375,7 @@ class Searcher:
 
     def _words(self, docnum: int, text: str) -> tuple[str, ...]:
         """The stems of an English text in order (cached per document)."""
-        got = self._seqs.get(docnum)
+        got: tuple[str, ...] | None = self._seqs.get(docnum)
         if got is None:
             got = tuple(analysis.stem(w) for w in analysis.english_words(text.replace("-", " ")))
             self._seqs[docnum] = got
@@ -480,6 +484,7 @@ class Searcher:
             favoured=favoured,
             defines=tuple(stems) if asked.question else (),
             wants_number=asked.wants_number,
+            wants_outcome=asked.wants_outcome,
             question=asked.question,
         )
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
@@ -520,6 +525,7 @@ class Searcher:
             extra=grams,
             extra_fields=ZH_BIGRAMS,
             wants_number=asked.wants_number,
+            wants_outcome=asked.wants_outcome,
             question=asked.question,
         )
         subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
@@ -601,7 +607,7 @@ def _reason(error: Exception) -> str:
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
-def _check_terms(d: Path, meta: dict) -> None:
+def _check_terms(d: Path, meta: dict[str, Any]) -> None:
     """An index beside a build's term dictionary must have been built with that dictionary (an
     index copied from another build, or the dictionary rewritten, would segment Chinese queries
     differently from the texts). An index built on its own, without one beside it, is not checked.
@@ -620,8 +626,11 @@ def _check_terms(d: Path, meta: dict) -> None:
         )
 
 
-def _lookup(rows: list) -> dict[str, list[tuple[list[str], list[list[int]]]]]:
-    out: dict[str, list] = {}
+Targets = list[tuple[list[str], list[list[int]]]]  # (rule numbers, version ranges) of a key
+
+
+def _lookup(rows: list[Any]) -> dict[str, Targets]:
+    out: dict[str, Targets] = {}
     for key, targets, rs in rows:
         out.setdefault(key, []).append((targets, rs))
     return out

@@ -15,6 +15,7 @@ import shutil
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from crkb.graph.terms import split_variants
 from crkb.model import Document
@@ -29,7 +30,7 @@ _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
 
 
-def schema():
+def schema() -> Any:
     """The Whoosh schema: stored display fields, English and Chinese search fields.
 
     No positions are kept (the engine checks phrases on the few top texts), which halves the
@@ -163,7 +164,7 @@ def build_index(
     zh_glossary = [g.term for (lang, _v), d in picked.items() if lang == "zh" for g in d.glossary]
     words = analysis.dictionary_words(terms, zh_glossary)
 
-    records: dict[tuple, list[int]] = {}
+    records: dict[tuple[Any, ...], list[int]] = {}
     gloss: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
     titles: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
     aliases: dict[str, str] = {}
@@ -203,13 +204,14 @@ def build_index(
     )
     for rid, (key, ords) in enumerate(ordered):
         lang, number, kind, title, text, examples, ctx, cur = key
-        fields = {"rid": rid, "lang": lang, "number": number, "title": title, "text": text}
+        fields: dict[str, Any] = {"rid": rid, "lang": lang, "number": number}
+        fields |= {"title": title, "text": text}
         if cur:
             fields["cur"] = cur
-        titled = title and kind in ("rule", "subrule")  # a section's text is its title
+        has_title = bool(title) and kind in ("rule", "subrule")  # a section's text is its title
         if lang == "en":
             fields["body"] = text
-            if titled:
+            if has_title:
                 fields["etitle"] = title
             if examples:
                 fields["ex"] = "\n".join(examples)
@@ -218,8 +220,8 @@ def build_index(
         elif cutter is not None:
             fields["zw"] = analysis.encode_groups(cutter.groups(text))
             fields["zbi"] = " ".join(analysis.bigrams(text))
-            if titled:
-                fields["zt"] = analysis.encode_groups(cutter.groups(title))
+            if has_title:
+                fields["zt"] = analysis.encode_groups(cutter.groups(title or ""))
             if examples:
                 fields["zex"] = analysis.encode_groups(cutter.groups("\n".join(examples)))
             if ctx:

@@ -151,6 +151,7 @@ EN_SOFT = frozenset(
         "weren",
     ]
 )
+EN_OUTCOME = frozenset(["happen", "happens", "happened", "happening", "result", "results"])
 EN_QUANTITY = (("how", "many"), ("how", "much"), ("number", "of"))
 # Irregular English forms the Porter stemmer does not join to their base word.
 EN_IRREGULAR = {
@@ -269,8 +270,10 @@ ZH_SOFT = frozenset(
         "同一",
     ]
 )
-ZH_ASK_CAN = {"能否": ("能", "可以"), "可否": ("可以", "能"), "能不能": ("能", "可以")}
+ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}
+ZH_ASK_CAN |= {"能不能": ("能", "可以")}
 ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
+ZH_OUTCOME = frozenset(["怎样", "怎么样", "怎么办", "会", "发生", "结果", "情况"])
 ZH_QUANTITY = frozenset(
     [
         "几",
@@ -306,6 +309,7 @@ class Understood:
     content: tuple[str, ...]
     wants_number: bool
     question: bool
+    wants_outcome: bool = False  # "what happens if …", "会怎样": a conditional rule answers
 
 
 def negation_pairs(vocab: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -347,7 +351,8 @@ def understand_en(
             content.append(w)
         if s not in terms:
             terms[s] = Term(s, tuple(forms.items()), weight)
-    return Understood(tuple(terms.values()), tuple(content), wants, question)
+    outcome = any(w in EN_OUTCOME for w in words) or "if" in words[:3]
+    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
 
 
 def understand_zh(
@@ -359,6 +364,8 @@ def understand_zh(
     content: list[str] = []
     wants = question = False
     after_count = False
+    tokens = list(tokens)
+    outcome = any(t in ZH_OUTCOME for t in tokens)
     for t in tokens:
         if t in ZH_QUANTITY or (t.startswith("几") and len(t) == 2):
             wants = question = after_count = True
@@ -385,4 +392,4 @@ def understand_zh(
         if weight == 1.0:
             content.append(t)
         terms.setdefault(t, Term(t, tuple(forms_d.items()), weight))
-    return Understood(tuple(terms.values()), tuple(content), wants, question)
+    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)

@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 from crkb.search import numerals
 
-PROXIMITY = 0.6  # most a rule gains when all the query's content words stand together
+PROXIMITY = 0.4  # most a rule gains when all the query's content words stand together
 STATES = 0.25  # what a rule that states a consequence or a definition gains
 DEFINES = 0.5  # what a rule that defines the term a question asks about gains
 MAX_OCCURRENCES = 8  # occurrences of one term looked at for proximity (bounds the work)
+OUTCOME = 0.2  # what a conditional rule ("If …, …") gains, when the question asks what happens
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -130,7 +131,19 @@ def defines_en(seq: Sequence[str], key: Sequence[str]) -> float:
 
 
 def defines_zh(text: str, key: str) -> float:
-    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X"."""
-    if key and any(key + d in text for d in ("是", "为", "指", "意指")) or ("是" + key) in text:
+    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X / 则为X"."""
+    if not key:
+        return 1.0
+    if any(key + d in text for d in ("是", "为", "指")) or any(d + key in text for d in "是为"):
         return 1.0 + DEFINES
     return 1.0
+
+
+_CONDITIONAL_EN = re.compile(r"^(?:If|When|Whenever|Once|As long as)\b")
+_CONDITIONAL_ZH = re.compile(r"^(?:如果|若|当|一旦|每当)")
+
+
+def outcome(text: str, lang: str) -> float:
+    """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
+    pattern = _CONDITIONAL_ZH if lang == "zh" else _CONDITIONAL_EN
+    return 1.0 + OUTCOME if pattern.search(text) else 1.0

@@ -66,7 +66,7 @@ class Scorer:
     ) -> dict[int, float]:
         """docnum → term frequency, for the documents in scope."""
         key = (scope_id, field, term)
-        got = self.cache.get(key)
+        got: dict[int, float] | None = self.cache.get(key)
         if got is not None:
             return got
         upto = self._upto.get(scope_id)
@@ -142,7 +142,7 @@ class Scorer:
     ) -> dict[int, float]:
         """docnum → BM25's saturated term frequency of a term (all its forms) in a field."""
         key = (scope_id, field, forms)
-        got = self._sat.get(key)
+        got: dict[int, float] | None = self._sat.get(key)
         if got is None:
             post = self.merged(scope_id, scope, field, forms)
             avg = self.avg(scope_id, scope, field)
