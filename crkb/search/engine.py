@@ -45,6 +45,8 @@ FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before t
 COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
 HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
 SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names neither
+EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
+MAX_EXPAND = 8  # at most so many such words per query
 POOL = 40  # candidates re-ranked by the signals read from their text
 
 
@@ -72,6 +74,7 @@ class QueryPlan:
     wants_outcome: bool = False
     question: bool = False
     favoured: list[str] = field(default_factory=list)  # rules a question's term names
+    expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
     defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
 
 
@@ -136,6 +139,7 @@ class Searcher:
             self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
+            self.definitions: dict[str, dict[str, str]] = meta["definitions"]
             self.speller = Speller(meta["vocab"])
             self._negations = negation_pairs(meta["vocab"])
             for rid, (lang, number, _r) in enumerate(self.records):
@@ -308,6 +312,11 @@ class Searcher:
             more, _m = self.scorer.score(sid, scope, plan.extra, plan.extra_fields)
             for d, sc in more.items():
                 scores[d] = scores.get(d, 0.0) + sc
+        if plan.expand:  # the glossary's words for a term: they add to rules the query found
+            more, _m = self.scorer.score(sid, scope, plan.expand, plan.fields)
+            for d, sc in more.items():
+                if d in scores:
+                    scores[d] += sc
         if not scores:
             return [], 0
         k = sum(t.weight for t in plan.terms) or 1.0
@@ -483,6 +492,7 @@ class Searcher:
             sections=sections,
             favoured=favoured,
             defines=tuple(stems) if asked.question else (),
+            expand=self._expand_en(asked),
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
             question=asked.question,
@@ -522,6 +532,7 @@ class Searcher:
             sections=sections,
             favoured=favoured,
             defines=(key,) if asked.question and key else (),
+            expand=self._expand_zh(asked),
             extra=grams,
             extra_fields=ZH_BIGRAMS,
             wants_number=asked.wants_number,
@@ -530,6 +541,36 @@ class Searcher:
         )
         subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
         return Plan(pinned, plan, Needles("zh", subs=subs))
+
+    def _expand_en(self, asked: Understood) -> tuple[Term, ...]:
+        """Terms of the glossary definitions of the query's words and word pairs, weighted low."""
+        defs = self.definitions.get("en", {})
+        words = list(asked.content)
+        grams = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+        have = {f for t in asked.terms for f, _x in t.forms}
+        out: dict[str, Term] = {}
+        for g in grams:
+            text = defs.get(analysis.term_key("en", g))
+            if not text:
+                continue
+            for t in understand_en(analysis.english_words(text)).terms:
+                if t.weight == 1.0 and t.text not in have and len(out) < MAX_EXPAND:
+                    out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
+        return tuple(out.values())
+
+    def _expand_zh(self, asked: Understood) -> tuple[Term, ...]:
+        """The same for Chinese: words of the glossary definitions of the query's words."""
+        defs = self.definitions.get("zh", {})
+        have = {f for t in asked.terms for f, _x in t.forms}
+        out: dict[str, Term] = {}
+        for w in asked.content:
+            text = defs.get(w)
+            if not text:
+                continue
+            for t in understand_zh(self.cutter().cut(text)).terms:
+                if t.weight == 1.0 and t.text not in have and len(out) < MAX_EXPAND:
+                    out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
+        return tuple(out.values())
 
     def _other(self, lang: str, number: str, version: str) -> str | None:
         """The other language's text of the same rule in the same version, if any."""

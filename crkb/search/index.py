@@ -24,7 +24,7 @@ from crkb.search import analysis
 
 META = "meta.json"
 USERDICT = "userdict.txt"
-FORMAT = 2  # 2: Chinese count words also indexed as digits
+FORMAT = 3  # 2: Chinese count words also indexed as digits; 3: glossary definitions in meta
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -107,6 +107,23 @@ def _glossary_targets(doc: Document) -> dict[str, list[str]]:
         if other in by_key:
             by_key.setdefault(key, by_key[other])
     return by_key
+
+
+_SEE_SENTENCE = re.compile(r"(?:See (?:also )?(?:rules?|section)[^.]*\.?|参见规则[^。]*。?)")
+
+
+def _definitions(doc: Document) -> dict[str, str]:
+    """Glossary term key → its definition without the pointers to rules (query expansion)."""
+    out: dict[str, str] = {}
+    for g in doc.glossary:
+        text = _SEE_SENTENCE.sub(" ", g.text).strip()
+        if not text or (_SEE_EN if doc.lang == "en" else _SEE_ZH).match(g.text.strip()):
+            continue
+        for variant in split_variants(g.term):
+            key = analysis.term_key(doc.lang, variant)
+            if key:
+                out.setdefault(key, text[:300])
+    return out
 
 
 def _title_targets(doc: Document) -> dict[str, list[str]]:
@@ -245,6 +262,9 @@ def build_index(
             lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
         },
         "terms": analysis.zh_term_keys(terms),
+        "definitions": {
+            lang: _definitions(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs
+        },
         "vocab": {w: c for w, c in vocab.items() if c >= 1},
     }
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")
