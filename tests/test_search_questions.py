@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from crkb.model import Document, Rule
+from crkb.model import Document, GlossaryEntry, Rule
 from crkb.numbers import parent_of
 from crkb.search import numerals, ranking
 from crkb.search.analysis import stem
@@ -15,9 +15,13 @@ from crkb.search.index import build_index
 from crkb.search.question import negation_pairs, understand_en, understand_zh
 
 
-def _doc(lang: str, rows: list[tuple[str, str, str, str | None]]) -> Document:
+def _doc(
+    lang: str, rows: list[tuple[str, str, str, str | None]], glossary: list[GlossaryEntry]
+) -> Document:
     rules = [Rule(n, k, t, title, parent=parent_of(n)) for n, k, t, title in rows]
-    return Document(lang, "2030-01-01", f"{lang}/2030-01-01.txt", "txt", rules=rules)
+    return Document(
+        lang, "2030-01-01", f"{lang}/2030-01-01.txt", "txt", rules=rules, glossary=glossary
+    )
 
 
 EN = [
@@ -35,9 +39,9 @@ EN = [
     ("301.5", "rule", "Only untapped widgets can be wound.", None),
     ("301.6", "rule", "A widget that is wound spins.", None),
     ("301.7", "rule", "A sprocket of any widget may be polished by a player.", None),
-    ("301.8", "rule", "A player who drops a widget into the river loses the game.", None),
+    ("301.8", "rule", "A widget in the river sinks to the bottom of the mill pond.", None),
     ("301.9", "rule", "The river flows past a mill; widgets and barrels float in it.", None),
-    ("301.10", "rule", "Rivers are named in the atlas, as are mills, barrels and widgets.", None),
+    ("301.10", "rule", "A widget sinks to the bottom of the mill pond in the river.", None),
     ("302", "rule", "Sprockets", "Sprockets"),
     ("302.1", "rule", "A sprocket turns a widget's gears.", None),
     ("303", "rule", "Rivers", "Rivers"),
@@ -61,7 +65,8 @@ ZH = [
 @pytest.fixture(scope="module")
 def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("questions") / "index"
-    build_index(d, [_doc("en", EN), _doc("zh", ZH)], {"Widget": "小器具"})
+    gloss = [GlossaryEntry("Jam", "A widget that can't spin because its sprockets are bent.")]
+    build_index(d, [_doc("en", EN, gloss), _doc("zh", ZH, [])], {"Widget": "小器具"})
     return Searcher(d)
 
 
@@ -209,3 +214,10 @@ def test_search_page_shows_the_parent_rule_and_the_other_language(archive_build:
     assert other is not None and "lang=both" in other["href"]
     number = top.select_one("a.num")["href"].rsplit("/", 1)[1]
     assert f"/rules/{number}" in other["href"]
+
+
+def test_a_glossary_term_brings_the_words_its_definition_uses(s: Searcher) -> None:
+    # "jam" is in no rule; its definition's words (spin, sprocket) find the rule about them
+    hits = numbers(s.search("what is a jam", lang="en"))
+    assert hits and set(hits[:3]) <= {"301.6", "301.3", "302.1"}  # spins, sprockets
+    assert not numbers(s.search("what is a flaw", lang="en"))

@@ -312,11 +312,10 @@ class Searcher:
             more, _m = self.scorer.score(sid, scope, plan.extra, plan.extra_fields)
             for d, sc in more.items():
                 scores[d] = scores.get(d, 0.0) + sc
-        if plan.expand:  # the glossary's words for a term: they add to rules the query found
+        if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
             more, _m = self.scorer.score(sid, scope, plan.expand, plan.fields)
             for d, sc in more.items():
-                if d in scores:
-                    scores[d] += sc
+                scores[d] = scores.get(d, 0.0) + sc
         if not scores:
             return [], 0
         k = sum(t.weight for t in plan.terms) or 1.0
