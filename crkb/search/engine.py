@@ -46,6 +46,7 @@ COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls be
 HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
 SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names neither
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
+RARE = 0.05  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
 POOL = 40  # candidates re-ranked by the signals read from their text
 
@@ -553,9 +554,13 @@ class Searcher:
             if not text:
                 continue
             for t in understand_en(analysis.english_words(text)).terms:
-                if t.weight == 1.0 and t.text not in have and len(out) < MAX_EXPAND:
+                if t.weight == 1.0 and t.text not in have and self._rare("body", t.text):
                     out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
-        return tuple(out.values())
+        return tuple(out.values())[:MAX_EXPAND]
+
+    def _rare(self, field: str, term: str) -> bool:
+        """A word few rules use: common words ("player", "card") say nothing of a term."""
+        return self.scorer.frequency(field, term) <= RARE * len(self.records)
 
     def _expand_zh(self, asked: Understood) -> tuple[Term, ...]:
         """The same for Chinese: words of the glossary definitions of the query's words."""
@@ -567,9 +572,9 @@ class Searcher:
             if not text:
                 continue
             for t in understand_zh(self.cutter().cut(text)).terms:
-                if t.weight == 1.0 and t.text not in have and len(out) < MAX_EXPAND:
+                if t.weight == 1.0 and t.text not in have and self._rare("zw", t.text):
                     out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
-        return tuple(out.values())
+        return tuple(out.values())[:MAX_EXPAND]
 
     def _other(self, lang: str, number: str, version: str) -> str | None:
         """The other language's text of the same rule in the same version, if any."""

@@ -52,14 +52,17 @@ def read_postings(
 class Scorer:
     """Per-scope postings cache and BM25F scoring of weighted terms with several forms."""
 
-    def __init__(self, reader: Any, cache_size: int = 6000) -> None:
+    def __init__(self, reader: Any, cache_postings: int = 40_000) -> None:
+        """`cache_postings` bounds the cached postings (documents, summed over terms), which is
+        what a serving process's memory grows with."""
         self.reader = reader
-        self.cache: LRUCache[tuple[ScopeId, str, str], dict[int, float]] = LRUCache(cache_size)
+        self.cache: LRUCache[tuple[ScopeId, str, str], dict[int, float]]
+        self.cache = LRUCache(cache_postings, getsizeof=_size)
         self._avg: dict[tuple[ScopeId, str], float] = {}
         self._lengths: dict[str, dict[int, int]] = {}
         self._upto: dict[ScopeId, int] = {}
         self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], dict[int, float]]
-        self._sat = LRUCache(cache_size // 2)
+        self._sat = LRUCache(cache_postings, getsizeof=_size)
 
     def postings(
         self, scope_id: ScopeId, scope: set[int], field: str, term: str
@@ -74,8 +77,16 @@ class Scorer:
             upto = self._upto[scope_id] = max(scope, default=0)
         ids, weights = read_postings(self.reader, field, term, upto)
         got = {d: w for d, w in zip(ids, weights, strict=False) if d in scope}
-        self.cache[key] = got
+        if _size(got) <= self.cache.maxsize:
+            self.cache[key] = got
         return got
+
+    def frequency(self, field: str, term: str) -> int:
+        """In how many documents (of every version) a term occurs; cheap, no postings read."""
+        try:
+            return int(self.reader.doc_frequency(field, term))
+        except Exception:  # noqa: BLE001 - an unknown term occurs nowhere
+            return 0
 
     def length(self, field: str, docnum: int) -> int:
         """The field's length in terms for one document (cached)."""
@@ -151,5 +162,10 @@ class Scorer:
                 d: tf * (K1 + 1) / (tf + K1 * (1 - B + B * length(field, d) / avg))
                 for d, tf in post.items()
             }
-            self._sat[key] = got
+            if _size(got) <= self._sat.maxsize:
+                self._sat[key] = got
         return got
+
+
+def _size(postings: dict[int, float]) -> int:
+    return max(1, len(postings))
