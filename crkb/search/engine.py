@@ -46,9 +46,9 @@ COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls be
 HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
 SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names neither
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
-RARE = 0.05  # a definition's word used by more than this share of the indexed rules is left out
+RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
-POOL = 40  # candidates re-ranked by the signals read from their text
+POOL = 25  # candidates re-ranked by the signals read from their text
 
 
 @dataclass(frozen=True)
