@@ -141,6 +141,7 @@ class Searcher:
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
             self.definitions: dict[str, dict[str, str]] = meta["definitions"]
+            self.cited: dict[str, dict[str, int]] = meta["cited"]
             self.speller = Speller(meta["vocab"])
             self._negations = negation_pairs(meta["vocab"])
             for rid, (lang, number, _r) in enumerate(self.records):
@@ -359,6 +360,7 @@ class Searcher:
         else:
             occ = ranking.word_spans(self._words(docnum, text), [frozenset(f) for f in plan.near])
         factor *= ranking.proximity(occ, len(plan.near))
+        factor *= ranking.cited(self.cited.get(lang, {}).get(number, 0))
         if plan.question:
             if text == title:  # a heading states nothing that answers a question
                 factor *= HEADING

@@ -24,7 +24,7 @@ from crkb.search import analysis
 
 META = "meta.json"
 USERDICT = "userdict.txt"
-FORMAT = 3  # 2: Chinese count words also indexed as digits; 3: glossary definitions in meta
+FORMAT = 4  # 2: count words as digits; 3: glossary definitions; 4: citations of each rule
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -123,6 +123,16 @@ def _definitions(doc: Document) -> dict[str, str]:
             key = analysis.term_key(doc.lang, variant)
             if key:
                 out.setdefault(key, text[:300])
+    return out
+
+
+def _citations(doc: Document) -> dict[str, int]:
+    """Rule number → how many rules and glossary entries refer to it (a rule others point at
+    is where the rules state a thing)."""
+    out: dict[str, int] = {}
+    for ref in doc.references:
+        if not ref.dangling:
+            out[ref.target] = out.get(ref.target, 0) + 1
     return out
 
 
@@ -262,6 +272,7 @@ def build_index(
             lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
         },
         "terms": analysis.zh_term_keys(terms),
+        "cited": {lang: _citations(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs},
         "definitions": {
             lang: _definitions(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs
         },

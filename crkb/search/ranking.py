@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -12,6 +13,7 @@ STATES = 0.25  # what a rule that states a consequence or a definition gains
 DEFINES = 0.5  # what a rule that defines the term a question asks about gains
 MAX_OCCURRENCES = 8  # occurrences of one term looked at for proximity (bounds the work)
 OUTCOME = 0.2  # what a conditional rule ("If …, …") gains, when the question asks what happens
+CITED = 0.2  # what each doubling of the references to a rule adds (a rule others point at)
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -147,3 +149,9 @@ def outcome(text: str, lang: str) -> float:
     """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
     pattern = _CONDITIONAL_ZH if lang == "zh" else _CONDITIONAL_EN
     return 1.0 + OUTCOME if pattern.search(text) else 1.0
+
+
+def cited(references: int) -> float:
+    """1 + CITED × log2(1 + references), at most 4 doublings: where the rules point for a thing
+    is where they state it."""
+    return 1.0 + CITED * min(math.log2(1 + references), 4.0)
