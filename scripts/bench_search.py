@@ -8,6 +8,7 @@ with the index open and jieba loaded, so its RSS is what a serving process holds
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import subprocess
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,17 +31,20 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def queries_for(searcher, eval_path: Path, n: int = 400) -> list[str]:
+def judged(paths: list[Path]) -> list[str]:
+    """The queries of the judged files that exist (keywords, questions, held-out questions)."""
+    return [
+        ln.split("\t")[2]
+        for path in paths
+        if path.exists()
+        for ln in path.read_text(encoding="utf-8").splitlines()
+        if ln.strip() and not ln.startswith("#") and len(ln.split("\t")) > 2
+    ]
+
+
+def queries_for(searcher: Any, eval_paths: list[Path], n: int = 400) -> list[str]:
     """The judged queries plus words and pairs drawn from the newest rules (fixed seed)."""
-    rows = (
-        [
-            ln.split("\t")[2]
-            for ln in eval_path.read_text(encoding="utf-8").splitlines()
-            if ln.strip() and not ln.startswith("#")
-        ]
-        if eval_path.exists()
-        else []
-    )
+    rows = judged(eval_paths)
     vocab = sorted(w for w, c in searcher.speller.vocab.items() if c >= 3)
     rnd = random.Random(7)
     extra = [" ".join(rnd.sample(vocab, rnd.choice((1, 2, 3)))) for _ in range(n)]
@@ -64,27 +69,36 @@ def queries_for(searcher, eval_path: Path, n: int = 400) -> list[str]:
     return rows + extra + zh * 4 + hostile
 
 
-def measure(index: Path, eval_path: Path) -> dict:
-    """Open the index, warm it, time every query twice (first, repeated); report RSS."""
+def measure(index: Path, eval_paths: list[Path]) -> dict[str, Any]:
+    """Open the index, warm it, time every query twice (first, repeated), the judged questions
+    alone, and queries in older releases of the all-versions index; report RSS."""
     from crkb.search.engine import Searcher
 
     t = time.perf_counter()
     s = Searcher(index)
     s.warm()
     open_s = time.perf_counter() - t
-    qs = queries_for(s, eval_path)
-    out = {"open_s": round(open_s, 3), "queries": len(qs)}
-    for label in ("first", "repeat"):
+    qs = [(q, None) for q in queries_for(s, eval_paths)]
+    rnd = random.Random(11)
+    en_versions = s.versions.get("en", [])
+    old = [(q, rnd.choice(en_versions)) for q, _v in rnd.sample(qs, min(100, len(qs)))]
+    questions = [(q, None) for q in judged([p for p in eval_paths if "quer" not in p.name])]
+    out: dict[str, Any] = {"open_s": round(open_s, 3), "queries": len(qs)}
+    for label, batch in (("first", qs), ("repeat", qs), ("questions", questions), ("old", old)):
         times = []
-        for q in qs:
+        for q, v in batch:
             t = time.perf_counter()
-            s.search(q, limit=10)
+            with contextlib.suppress(Exception):  # a release with no text in the query's language
+                s.search(q, version=v, limit=10)
             times.append((time.perf_counter() - t) * 1000)
+        if not times:
+            continue
         times.sort()
         out[label] = {
             "p50_ms": round(times[len(times) // 2], 3),
             "p99_ms": round(times[int(len(times) * 0.99)], 3),
             "max_ms": round(times[-1], 3),
+            "rss_mb": round(_rss_mb(), 1),
         }
     out["rss_mb"] = round(_rss_mb(), 1)
     return out
@@ -94,11 +108,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--index", type=Path)
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared/corpus")
-    ap.add_argument("--queries", type=Path, default=ROOT.parent / "shared/eval/queries.tsv")
+    ap.add_argument(
+        "--queries",
+        type=Path,
+        action="append",
+        help="judged files (default: the shared keywords and questions, the held-out questions)",
+    )
     ap.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    files = args.queries or [
+        ROOT.parent / "shared/eval/queries.tsv",
+        ROOT.parent / "shared/eval/questions.tsv",
+        ROOT / "tests/fixtures/search_heldout.tsv",
+    ]
     if args.measure_only:
-        print(json.dumps(measure(args.index, args.queries)))
+        print(json.dumps(measure(args.index, files)))
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         index = args.index
@@ -118,16 +142,17 @@ def main(argv: list[str] | None = None) -> int:
             "--measure-only",
             "--index",
             str(index),
-            "--queries",
-            str(args.queries),
+            *[x for f in files for x in ("--queries", str(f))],
         ]
         res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     print(f"open + warm: {res['open_s']:.2f} s; {res['queries']} queries")
-    for label in ("first", "repeat"):
+    for label in ("first", "repeat", "questions", "old"):
+        if label not in res:
+            continue
         r = res[label]
         print(
             f"latency ({label}): p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms  "
-            f"max {r['max_ms']:.2f} ms"
+            f"max {r['max_ms']:.2f} ms  (RSS after: {r['rss_mb']:.0f} MB)"
         )
     print(f"RSS with index open and jieba loaded: {res['rss_mb']:.0f} MB")
     return 0

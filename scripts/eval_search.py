@@ -1,7 +1,10 @@
-"""Search quality on the judged queries: MRR@10 and recall@5 per language and overall, and misses.
+"""Search quality on judged queries: MRR@10 and recall@5 per file and language, and the misses.
 
-Usage: eval_search.py [--queries PATH] [--index DIR] [--corpus DIR]
-Without --index, an index of the archive's plain-text releases is built in a temporary folder.
+Usage: eval_search.py [--queries PATH]... [--index DIR] [--corpus DIR] [--misses]
+Without --queries, the shared keyword and question files and crkb's own held-out questions
+(tests/fixtures/search_heldout.tsv) are measured. Without --index, an index of the archive's
+plain-text releases is built in a temporary folder. A hit counts when its rule number is a listed
+one or a lettered subrule of one (702.19 listed: 702.19b counts).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,50 +20,100 @@ sys.path.insert(0, str(ROOT))
 
 from crkb.search.engine import Searcher  # noqa: E402
 
+DEFAULT_FILES = (
+    ROOT.parent / "shared/eval/queries.tsv",
+    ROOT.parent / "shared/eval/questions.tsv",
+    ROOT / "tests/fixtures/search_heldout.tsv",
+)
 
-def read_queries(path: Path) -> list[tuple[str, str, str, set[str]]]:
-    """(id, lang, query, relevant numbers) rows of a queries.tsv file."""
+
+@dataclass(frozen=True)
+class Judged:
+    """One judged query: its id, language, text and the rule numbers that answer it."""
+
+    qid: str
+    lang: str
+    query: str
+    relevant: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A judged query whose first hit is not relevant."""
+
+    judged: Judged
+    rank: int | None
+    top: list[str]
+
+
+@dataclass
+class Scores:
+    """MRR@10 and recall@5 of one group of queries."""
+
+    n: int = 0
+    rr: float = 0.0
+    found: float = 0.0
+
+    @property
+    def mrr(self) -> float:
+        return self.rr / self.n if self.n else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.n if self.n else 0.0
+
+
+@dataclass
+class Report:
+    """Scores per language and overall, and the misses, of one file."""
+
+    scores: dict[str, Scores] = field(default_factory=dict)
+    misses: list[Miss] = field(default_factory=list)
+
+
+def read_queries(path: Path) -> list[Judged]:
+    """The judged rows of a tab-separated file (id, lang, query, relevant numbers, note)."""
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
         if len(cols) >= 4:
-            rows.append((cols[0], cols[1], cols[2], set(cols[3].split())))
+            rows.append(Judged(cols[0], cols[1], cols[2], frozenset(cols[3].split())))
     return rows
 
 
-def evaluate(searcher: Searcher, rows: list[tuple[str, str, str, set[str]]]) -> dict:
+def relevant(number: str, wanted: frozenset[str]) -> bool:
+    """A listed number, or a lettered subrule of one."""
+    return any(number == w or (number.startswith(w) and number[len(w) :].isalpha()) for w in wanted)
+
+
+def evaluate(searcher: Searcher, rows: list[Judged]) -> Report:
     """Per-language and overall MRR@10 / recall@5, with the misses (rank > 1)."""
-    per: dict[str, list[tuple[float, float]]] = {}
-    misses = []
-    for qid, lang, query, relevant in rows:
-        hits = searcher.search(query, lang=lang, limit=10)["hits"]
+    report = Report()
+    for row in rows:
+        hits = searcher.search(row.query, lang=row.lang, limit=10)["hits"]
         numbers = [h["number"] for h in hits]
-        rank = next((i + 1 for i, n in enumerate(numbers) if n in relevant), None)
-        rr = 1.0 / rank if rank else 0.0
-        recall = 1.0 if rank and rank <= 5 else 0.0
-        per.setdefault(lang, []).append((rr, recall))
+        rank = next((i + 1 for i, n in enumerate(numbers) if relevant(n, row.relevant)), None)
+        for group in (row.lang, "all"):
+            s = report.scores.setdefault(group, Scores())
+            s.n += 1
+            s.rr += 1.0 / rank if rank else 0.0
+            s.found += 1.0 if rank and rank <= 5 else 0.0
         if rank != 1:
-            misses.append((qid, lang, query, sorted(relevant), rank, numbers[:5]))
-    out = {}
-    everything = [x for v in per.values() for x in v]
-    for name, vals in [*sorted(per.items()), ("all", everything)]:
-        n = max(len(vals), 1)
-        out[name] = {
-            "n": len(vals),
-            "mrr@10": sum(v[0] for v in vals) / n,
-            "recall@5": sum(v[1] for v in vals) / n,
-        }
-    return {"scores": out, "misses": misses}
+            report.misses.append(Miss(row, rank, numbers[:5]))
+    report.scores = dict(sorted(report.scores.items(), key=lambda kv: kv[0] == "all"))
+    return report
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--queries", type=Path, default=ROOT.parent / "shared/eval/queries.tsv")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--queries", type=Path, action="append", help="a judged file (repeatable)")
     ap.add_argument("--index", type=Path)
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared/corpus")
+    ap.add_argument("--no-misses", action="store_true", help="scores only")
     args = ap.parse_args(argv)
+    files = args.queries or [f for f in DEFAULT_FILES if f.exists()]
     with tempfile.TemporaryDirectory() as tmp:
         index = args.index
         if index is None:
@@ -69,11 +123,20 @@ def main(argv: list[str] | None = None) -> int:
             docs = load_documents(args.corpus)
             index = Path(tmp) / "index"
             build_index(index, docs, term_map(docs, args.corpus))
-        result = evaluate(Searcher(index), read_queries(args.queries))
-    for name, s in result["scores"].items():
-        print(f"{name:4} n={s['n']:3}  MRR@10={s['mrr@10']:.3f}  recall@5={s['recall@5']:.3f}")
-    for qid, lang, query, relevant, rank, top in result["misses"]:
-        print(f"miss {qid} [{lang}] {query!r}: want {' '.join(relevant)}, rank {rank}, top {top}")
+        searcher = Searcher(index)
+        reports = [(f, evaluate(searcher, read_queries(f))) for f in files]
+    for f, report in reports:
+        print(f"== {f.name}")
+        for name, s in report.scores.items():
+            print(f"{name:4} n={s.n:3}  MRR@10={s.mrr:.3f}  recall@5={s.recall:.3f}")
+    if not args.no_misses:
+        for f, report in reports:
+            for m in report.misses:
+                j = m.judged
+                print(
+                    f"miss {f.stem}:{j.qid} [{j.lang}] {j.query!r}: want "
+                    f"{' '.join(sorted(j.relevant))}, rank {m.rank}, top {m.top}"
+                )
     return 0
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from crkb.carry.rules import Carry, carry
-from crkb.diff.match import match_documents
 from crkb.diff.lookup import lineage
+from crkb.diff.match import match_documents
 from crkb.errors import BadInput, NotFound
 from crkb.graph.terms import build_dictionary, pair_glossaries
 from crkb.store.db import Store

@@ -34,9 +34,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     for hit in result["hits"]:
         moved = f" (now {hit['current_number']})" if hit.get("current_number") else ""
         title = f" {hit['title']}" if hit.get("title") else ""
-        print(
-            f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}: {hit['text'][:160]}"
-        )
+        text = hit["text"] if len(hit["text"]) <= 320 else hit["text"][:300] + " …"  # short: whole
+        print(f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}: {text}")
+        if hit is result["hits"][0] and hit.get("parent"):
+            print(f"  in {hit['parent']['number']} {hit['parent']['title']}")
     if not result["hits"]:
         print("no hits")
     return 0

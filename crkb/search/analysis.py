@@ -6,6 +6,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from whoosh.analysis import (
     LowercaseFilter,
@@ -16,6 +17,8 @@ from whoosh.analysis import (
     Tokenizer,
 )
 from whoosh.lang.porter import stem as _porter
+
+from crkb.search import numerals
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
@@ -59,7 +62,7 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-def english_analyzer():
+def english_analyzer() -> Any:
     """The English analyzer of the index: words, lowercase, stop words out, Porter stems."""
     return (
         RegexTokenizer(r"[A-Za-z0-9]+")
@@ -72,7 +75,7 @@ def english_analyzer():
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The index's stem of one lowercase word."""
-    return _porter(word)
+    return str(_porter(word))
 
 
 def english_words(text: str) -> list[str]:
@@ -110,7 +113,7 @@ def term_key(lang: str, text: str) -> str:
     return re.sub(r"[\s\W_]+", "", text)
 
 
-class PreTokenized(Tokenizer):
+class PreTokenized(Tokenizer):  # type: ignore[misc]  # Whoosh ships no type information
     """Reads text already cut into terms: space between positions, ALT between same-position terms.
 
     Used for Chinese fields, so the index holds exactly what the jieba-based cutter produced
@@ -119,16 +122,16 @@ class PreTokenized(Tokenizer):
 
     def __call__(
         self,
-        value,
-        positions=False,
-        chars=False,
-        keeporiginal=False,
-        removestops=True,
-        start_pos=0,
-        start_char=0,
-        mode="",
-        **kwargs,
-    ) -> Iterator[Token]:
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        mode: str = "",
+        **kwargs: Any,
+    ) -> Iterator[Any]:
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         pos = start_pos
         for group in value.split(" "):
@@ -225,8 +228,13 @@ class ChineseCutter:
         return out
 
     def groups(self, text: str) -> list[list[str]]:
-        """Index positions for a text: each word with its sub-words."""
-        return [[w, *self.subwords(w)] for w in self.cut(text)]
+        """Index positions for a text: each word with its sub-words, and a count word (十个,
+        一百张) with its digits, which is how a query's numbers are searched."""
+        out = []
+        for w in self.cut(text):
+            digits = numerals.zh_count(w)
+            out.append([w, *self.subwords(w), *([digits] if digits and digits != w else [])])
+        return out
 
 
 def _is_word(w: str) -> bool:

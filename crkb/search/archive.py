@@ -17,9 +17,9 @@ def load_documents(corpus: Path, cache: Path | None = None) -> list[Document]:
     stamp = [(f.name, f.stat().st_size) for f in files]
     if cache is not None and cache.exists():
         try:
-            saved_stamp, docs = pickle.loads(cache.read_bytes())
+            saved_stamp, saved = pickle.loads(cache.read_bytes())
             if saved_stamp == stamp:
-                return docs
+                return list(saved)
         except Exception:  # noqa: BLE001 - a stale or broken cache is simply rebuilt
             pass
     docs: list[Document] = []

@@ -10,13 +10,19 @@ import re
 import struct
 import threading
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from cachetools import LRUCache
 
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.markup import to_html
 from crkb.numbers import parent_of, sort_key
-from crkb.search import analysis, highlight, querynumbers
+from crkb.search import analysis, highlight, numerals, querynumbers, ranking
+from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
+from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
 from crkb.search.scoring import Scorer
 from crkb.search.spelling import Speller
 from crkb.store.location import TERMS_FILE
@@ -29,6 +35,59 @@ TERMS_BESIDE = TERMS_FILE  # the build's term dictionary, written beside the ind
 _DAMAGE = (OSError, EOFError, struct.error, zlib.error, pickle.UnpicklingError, UnicodeDecodeError)
 _DEFINES_ZH = ("为", "是", "指")
 _DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
+
+
+Record = list[Any]  # [lang, number, version ranges] of one indexed document (meta.json)
+Fields = dict[str, tuple[float, float]]  # field → (BM25 boost, share of a match it counts as)
+# The rule's own text and title count whole; its parent's title less; its examples half.
+EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.5, 0.8)}
+ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.5, 0.8)}
+ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
+FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before the text is read
+COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
+HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
+SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names neither
+EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
+RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
+MAX_EXPAND = 8  # at most so many such words per query
+POOL = 25  # candidates re-ranked by the signals read from their text
+
+
+@dataclass(frozen=True)
+class Needles:
+    """What to mark in a hit: English words by stem, or substrings (Chinese, rule numbers)."""
+
+    kind: str
+    stems: tuple[str, ...] = ()
+    subs: tuple[str, ...] = ()
+
+
+@dataclass
+class QueryPlan:
+    """How one query is scored: weighted terms over weighted fields, then re-ranking signals."""
+
+    lang: str
+    terms: tuple[Term, ...]
+    fields: Fields
+    near: list[tuple[str, ...]]  # per content term, the forms looked for side by side
+    sections: list[str] = field(default_factory=list)
+    extra: tuple[Term, ...] = ()
+    extra_fields: Fields = field(default_factory=dict)
+    wants_number: bool = False
+    wants_outcome: bool = False
+    question: bool = False
+    favoured: list[str] = field(default_factory=list)  # rules a question's term names
+    expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
+    defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
+
+
+@dataclass
+class Plan:
+    """Rules pinned first (rule numbers, terms), the scored query if any, and the highlights."""
+
+    pinned: list[int]
+    query: QueryPlan | None
+    needles: Needles
 
 
 def _in(ranges: list[list[int]], o: int) -> bool:
@@ -71,18 +130,22 @@ class Searcher:
         self.words = sorted(set(words))
         self._lock = threading.RLock()
         self._cutter: analysis.ChineseCutter | None = None
-        self._t2s = None
-        self._scopes: dict[tuple[str, int], set[int]] = {}
+        self._t2s: Any = None  # opencc.OpenCC, loaded on first use
+        self._scopes: LRUCache[tuple[str, int], set[int]] = LRUCache(8)
+        self._spans: dict[str, list[tuple[int, int, int]]] | None = None
         self._by_number: dict[tuple[str, str], list[int]] = {}
         self._children: dict[tuple[str, str], list[str]] = {}
         try:
             self.versions: dict[str, list[str]] = meta["versions"]
             self.aliases: dict[str, str] = meta["aliases"]
-            self.records: list[list] = meta["records"]
+            self.records: list[Record] = meta["records"]
             self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
+            self.definitions: dict[str, dict[str, str]] = meta["definitions"]
+            self.cited: dict[str, dict[str, int]] = meta["cited"]
             self.speller = Speller(meta["vocab"])
+            self._negations = negation_pairs(meta["vocab"])
             for rid, (lang, number, _r) in enumerate(self.records):
                 self._by_number.setdefault((lang, number), []).append(rid)
             for lang, number in self._by_number:
@@ -99,6 +162,8 @@ class Searcher:
         except Exception as e:  # noqa: BLE001 - Whoosh signals a damaged index many ways
             raise StoreError(f"{d}: damaged search index ({_reason(e)}); {_REBUILD}") from None
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
+        self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
+        self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(2048)
 
     def _docnums(self) -> list[int]:
         """rid → Whoosh document number (identical unless the index was written in pieces)."""
@@ -130,7 +195,7 @@ class Searcher:
             import opencc
 
             self._t2s = opencc.OpenCC("t2s")
-        return self._t2s.convert(text)
+        return str(self._t2s.convert(text))
 
     def warm(self) -> None:
         """Load everything a first query would (jieba, OpenCC, scopes, spelling)."""
@@ -146,14 +211,18 @@ class Searcher:
         self.speller.correct("warmup")
 
     def _scope(self, lang: str, o: int) -> set[int]:
+        """The documents of one version in one language (the newest few kept)."""
         key = (lang, o)
-        if key not in self._scopes:
-            self._scopes[key] = {
-                self._docnum[rid]
-                for rid, (lg, _n, rs) in enumerate(self.records)
-                if lg == lang and _in(rs, o)
-            }
-        return self._scopes[key]
+        got: set[int] | None = self._scopes.get(key)
+        if got is None:
+            if self._spans is None:
+                self._spans = {}
+                for rid, (lg, _n, rs) in enumerate(self.records):
+                    rows = self._spans.setdefault(lg, [])
+                    rows.extend((a, b, self._docnum[rid]) for a, b in rs)
+            got = {d for a, b, d in self._spans.get(lang, ()) if a <= o <= b}
+            self._scopes[key] = got
+        return got
 
     def _rid(self, lang: str, number: str, o: int) -> int | None:
         for rid in self._by_number.get((lang, number), ()):
@@ -172,7 +241,7 @@ class Searcher:
             if not vs:
                 return "", None
             return vs[-1], len(vs) - 1
-        v = self.aliases.get(version, version)
+        v = self.aliases.get(version or "", version or "")
         if v in vs:
             return v, vs.index(v)
         if any(v in other for other in self.versions.values()):
@@ -185,7 +254,7 @@ class Searcher:
 
     def search(
         self, query: str, lang: str = "auto", version: str | None = None, limit: int = 10
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Ranked hits in the SPEC's shape, plus `did_you_mean`."""
         with self._lock:  # one file position and one cache shared by all threads
             try:
@@ -195,7 +264,7 @@ class Searcher:
                     f"{self.dir}: damaged search index ({_reason(e)}); {_REBUILD}"
                 ) from None
 
-    def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict:
+    def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict[str, Any]:
         q = _clean(query)
         if lang not in ("auto", "en", "zh"):
             raise BadInput(f"--lang: expected en, zh or auto, not {lang!r}")
@@ -209,7 +278,7 @@ class Searcher:
         if lang == "zh":
             q = self.to_simplified(q)
         vid, o = self.resolve_version(lang, version)
-        out = {
+        out: dict[str, Any] = {
             "query": asked,
             "lang": lang,
             "version": vid,
@@ -219,68 +288,114 @@ class Searcher:
         }
         if o is None or not q:
             return out
-        pinned, plan, needles = self._plan(q, lang, o, out)
-        ranked = self._rank(lang, o, plan, limit + len(pinned)) if plan else ([], 0)
-        scored, total = ranked
+        plan = self._plan(q, lang, o, out)
+        pinned = plan.pinned
+        scored, total = (
+            self._rank(lang, o, plan.query, limit + len(pinned)) if plan.query else ([], 0)
+        )
         pinned_docs = [self._docnum[r] for r in pinned]
         top = max((sc for _d, sc in scored), default=0.0)
         seen = set(pinned_docs)
         hits = [(d, top + len(pinned_docs) - i) for i, d in enumerate(pinned_docs)]
         hits += [(d, sc) for d, sc in scored if d not in seen]
-        out["total"] = total + sum(1 for d in pinned_docs if d not in {x for x, _ in scored})
+        scored_docs = {x for x, _ in scored}
+        out["total"] = total + sum(1 for d in pinned_docs if d not in scored_docs)
         out["total"] = max(out["total"], len(hits[:limit]))
-        out["hits"] = [self._hit(d, sc, lang, vid, needles) for d, sc in hits[:limit]]
+        out["hits"] = [self._hit(d, sc, lang, vid, o, plan.needles) for d, sc in hits[:limit]]
         return out
 
-    def _rank(self, lang: str, o: int, plan: dict, n: int) -> tuple[list[tuple[int, float]], int]:
-        """Top `n` (docnum, score) by BM25, all query terms preferred, phrases preferred."""
+    def _rank(
+        self, lang: str, o: int, plan: QueryPlan, n: int
+    ) -> tuple[list[tuple[int, float]], int]:
+        """Top `n` (docnum, score): BM25F of the weighted terms, the share of the query matched,
+        then the candidates' own text read for proximity, statements and counts."""
         scope = self._scope(lang, o)
         sid = (lang, o)
-        terms = plan["terms"]
-        scores, matched = self.scorer.score(sid, scope, terms, plan["fields"])
-        if plan.get("extra"):
-            more, _m = self.scorer.score(sid, scope, plan["extra"], plan["extra_fields"])
+        scores, matched = self.scorer.score(sid, scope, plan.terms, plan.fields)
+        if plan.extra:
+            more, _m = self.scorer.score(sid, scope, plan.extra, plan.extra_fields)
+            for d, sc in more.items():
+                scores[d] = scores.get(d, 0.0) + sc
+        if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
+            more, _m = self.scorer.score(sid, scope, plan.expand, plan.fields)
             for d, sc in more.items():
                 scores[d] = scores.get(d, 0.0) + sc
         if not scores:
             return [], 0
-        k = max(len(terms), 1)
-        final = {d: sc * (0.2 + 0.8 * (matched.get(d, 0) / k) ** 3) for d, sc in scores.items()}
-        if plan.get("sections"):
+        k = sum(t.weight for t in plan.terms) or 1.0
+        final = {
+            d: sc * (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** COORD)
+            for d, sc in scores.items()
+        }
+        if plan.sections:
             for d in final:
                 number = self.records[self._rid_of[d]][1]
-                if number.split(".")[0] in plan["sections"]:
+                if number.split(".")[0] in plan.sections:
                     final[d] *= 3.0
-        pool = heapq.nlargest(max(n, 30), final.items(), key=lambda x: x[1])
-        if plan.get("phrase"):
-            pool = [(d, sc * self._phrase_bonus(lang, d, plan["phrase"])) for d, sc in pool]
-            pool.sort(key=lambda x: -x[1])
+        if plan.favoured:
+            for d in final:
+                number = self.records[self._rid_of[d]][1]
+                if any(
+                    number == f
+                    or number.startswith(f + ".")
+                    or (number.startswith(f) and number[len(f) :].isalpha())
+                    for f in plan.favoured
+                ):
+                    final[d] *= FAVOURED
+        pool = heapq.nlargest(max(n, POOL), final.items(), key=lambda x: x[1])
+        pool = [(d, sc * self._signals(lang, o, d, plan)) for d, sc in pool]
+        pool.sort(key=lambda x: -x[1])
         return pool[:n], len(final)
 
-    def _phrase_bonus(self, lang: str, docnum: int, phrase: list[str]) -> float:
-        """1.6 when the query's words stand together in the text, else 1."""
-        text = self.searcher.stored_fields(docnum)["text"]
+    def _signals(self, lang: str, o: int, docnum: int, plan: QueryPlan) -> float:
+        """What a candidate's own text adds: its content words together, a statement, a count;
+        and a rule that applies only under a keyword or a variant the query does not name."""
+        text, title = self._text(docnum)
+        number = self.records[self._rid_of[docnum]][1]
+        factor = 1.0
+        if plan.question and (number.startswith(("701.", "702.")) or number[:1] in "89"):
+            p = self._parent(lang, number, o)
+            if p is not None and not _names(plan, lang, p["title"]):
+                factor *= SPECIFIC
         if lang == "zh":
-            return 1.6 if any(p in text for p in phrase) else 1.0
-        seq = [analysis.stem(w) for w in analysis.english_words(text.replace("-", " "))]
-        k = len(phrase)
-        first = phrase[0]
-        for i, w in enumerate(seq):
-            if w != first:
-                continue
-            j, ok = i, True
-            for t in phrase[1:]:
-                window = seq[j + 1 : j + 4]
-                if t not in window:
-                    ok = False
-                    break
-                j = j + 1 + window.index(t)
-            if ok and j - i <= 2 * k:
-                return 1.6
-        return 1.0
+            occ = ranking.char_spans(text, plan.near)
+        else:
+            occ = ranking.word_spans(self._words(docnum, text), [frozenset(f) for f in plan.near])
+        factor *= ranking.proximity(occ, len(plan.near))
+        factor *= ranking.cited(self.cited.get(lang, {}).get(number, 0))
+        if plan.question:
+            if text == title:  # a heading states nothing that answers a question
+                factor *= HEADING
+            factor *= ranking.states(text, lang)
+            if plan.defines:
+                if lang == "zh":
+                    factor *= ranking.defines_zh(text, plan.defines[0])
+                else:
+                    factor *= ranking.defines_en(self._words(docnum, text), plan.defines)
+        if plan.wants_number:
+            factor *= ranking.counts(text, lang)
+        if plan.wants_outcome:
+            factor *= ranking.outcome(text, lang)
+        return factor
 
-    def _plan(self, q: str, lang: str, o: int, out: dict):
-        """(pinned rids, Whoosh query or None, highlight needles) for one cleaned query."""
+    def _text(self, docnum: int) -> tuple[str, str | None]:
+        """(text, title) of a document (cached: candidates recur from query to query)."""
+        got: tuple[str, str | None] | None = self._texts.get(docnum)
+        if got is None:
+            f = self.searcher.stored_fields(docnum)
+            got = self._texts[docnum] = (f["text"], f.get("title"))
+        return got
+
+    def _words(self, docnum: int, text: str) -> tuple[str, ...]:
+        """The stems of an English text in order (cached per document)."""
+        got: tuple[str, ...] | None = self._seqs.get(docnum)
+        if got is None:
+            got = tuple(analysis.stem(w) for w in analysis.english_words(text.replace("-", " ")))
+            self._seqs[docnum] = got
+        return got
+
+    def _plan(self, q: str, lang: str, o: int, out: dict[str, Any]) -> Plan:
+        """The plan for one cleaned query: rules it names, then how its words are scored."""
         pinned: list[int] = []
         whole = querynumbers.whole_number(q)
         if whole:
@@ -289,7 +404,7 @@ class Searcher:
                 pinned.append(rid)
                 kids = sorted(self._children.get((lang, whole), ()), key=sort_key)
                 pinned += [r for n in kids if (r := self._rid(lang, n, o)) is not None]
-                return pinned, None, ("en", [], [whole])
+                return Plan(pinned, None, Needles("en", subs=(whole,)))
         for n in querynumbers.numbers_in(q):
             rid = self._rid(lang, n, o)
             if rid is not None:
@@ -353,38 +468,48 @@ class Searcher:
                 return r
         return None
 
-    def _plan_en(self, q: str, o: int, out: dict, pinned: list[int]):
-
+    def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
         words = analysis.english_words(q.replace("-", " "))
-        fixed = []
-        for w in words:
-            c = self.speller.correct(w)
-            fixed.append(c or w)
+        fixed = [self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
-        terms = [analysis.stem(w) for w in fixed if w not in analysis.STOP_WORDS]
-        terms = list(dict.fromkeys(terms))
-        key = analysis.term_key("en", " ".join(fixed))
+        asked = understand_en(fixed, lambda s: self._negations.get(s, ()))
+        named = asked.content if asked.question else fixed
+        key = analysis.term_key("en", " ".join(named))
         sections: list[str] = []
+        favoured: list[str] = []
+        stems = [analysis.stem(w) for w in key.split()]
         if key:
-            stems = [analysis.stem(w) for w in key.split()]
             rids, sections = self._targets("en", key, o, stems)
-            pinned += [r for r in rids if r not in pinned]
-        if not terms:
-            return pinned, None, ("en", [], [])
-        plan: dict = {
-            "terms": terms,
-            "fields": {"body": 1.0, "etitle": 1.5, "ex": 0.3, "ctx": 0.5},
-            "sections": sections,
-        }
-        if len(terms) > 1:
-            plan["phrase"] = [analysis.stem(w) for w in fixed if w not in analysis.STOP_WORDS]
-        return pinned, plan, ("en", terms, [])
+            if asked.question:  # a question about a term: its rules first, the answer among them
+                favoured = [self.records[r][1] for r in rids]
+            else:
+                pinned += [r for r in rids if r not in pinned]
+        if not asked.terms:
+            return Plan(pinned, None, Needles("en"))
+        near = [tuple(f for f, _x in t.forms) for t in asked.terms if t.weight == 1.0]
+        plan = QueryPlan(
+            "en",
+            asked.terms,
+            EN_FIELDS,
+            near,
+            sections=sections,
+            favoured=favoured,
+            defines=tuple(stems) if asked.question else (),
+            expand=self._expand_en(asked),
+            wants_number=asked.wants_number,
+            wants_outcome=asked.wants_outcome,
+            question=asked.question,
+        )
+        marks = tuple(f for t in asked.terms for f, _x in t.forms)
+        return Plan(pinned, plan, Needles("en", stems=marks))
 
-    def _plan_zh(self, q: str, o: int, pinned: list[int]):
-
-        key = analysis.term_key("zh", q)
+    def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
+        tokens = self.cutter().cut(numerals.zh_digits(q))
+        asked = understand_zh(tokens, self.cutter().subwords)
+        key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
+        favoured: list[str] = []
         if key:
             rids, sections = self._targets("zh", key, o, [key])
             en_key = self.zh_to_en.get(key)
@@ -392,21 +517,68 @@ class Searcher:
             if not rids and en_key and vid in self.versions.get("en", []):
                 via = ("en", self.versions["en"].index(vid))
                 rids, sections = self._targets("zh", en_key, o, [key], via=via)
-            pinned += [r for r in rids if r not in pinned]
-        tokens = list(dict.fromkeys(self.cutter().cut(q)))
-        runs = re.findall(r"[\u3400-\u9fff]{2,}", q)
-        if not tokens and not runs:
-            return pinned, None, ("zh", [], [])
-        grams = list(dict.fromkeys(g for run in runs for g in analysis.bigrams(run) if g))
-        plan = {
-            "terms": tokens,
-            "fields": {"zw": 1.0, "zt": 1.5, "zex": 0.3, "zctx": 0.5},
-            "sections": sections,
-            "extra": grams,
-            "extra_fields": {"zbi": 0.3},
-            "phrase": runs if (len(tokens) > 1 or not tokens) else [],
-        }
-        return pinned, plan, ("zh", [], tokens + runs)
+            if asked.question:
+                favoured = [self.records[r][1] for r in rids]
+            else:
+                pinned += [r for r in rids if r not in pinned]
+        runs = _zh_runs(tokens, asked)
+        if not asked.terms and not runs:
+            return Plan(pinned, None, Needles("zh"))
+        grams = tuple(
+            dict.fromkeys(Term(g, ((g, 1.0),)) for run in runs for g in analysis.bigrams(run) if g)
+        )
+        near = [tuple(f for f, _x in t.forms) for t in asked.terms if t.weight == 1.0]
+        plan = QueryPlan(
+            "zh",
+            asked.terms,
+            ZH_FIELDS,
+            near,
+            sections=sections,
+            favoured=favoured,
+            defines=(key,) if asked.question and key else (),
+            expand=self._expand_zh(asked),
+            extra=grams,
+            extra_fields=ZH_BIGRAMS,
+            wants_number=asked.wants_number,
+            wants_outcome=asked.wants_outcome,
+            question=asked.question,
+        )
+        subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
+        return Plan(pinned, plan, Needles("zh", subs=subs))
+
+    def _expand_en(self, asked: Understood) -> tuple[Term, ...]:
+        """Terms of the glossary definitions of the query's words and word pairs, weighted low."""
+        defs = self.definitions.get("en", {})
+        words = list(asked.content)
+        grams = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+        have = {f for t in asked.terms for f, _x in t.forms}
+        out: dict[str, Term] = {}
+        for g in grams:
+            text = defs.get(analysis.term_key("en", g))
+            if not text:
+                continue
+            for t in understand_en(analysis.english_words(text)).terms:
+                if t.weight == 1.0 and t.text not in have and self._rare("body", t.text):
+                    out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
+        return tuple(out.values())[:MAX_EXPAND]
+
+    def _rare(self, field: str, term: str) -> bool:
+        """A word few rules use: common words ("player", "card") say nothing of a term."""
+        return self.scorer.frequency(field, term) <= RARE * len(self.records)
+
+    def _expand_zh(self, asked: Understood) -> tuple[Term, ...]:
+        """The same for Chinese: words of the glossary definitions of the query's words."""
+        defs = self.definitions.get("zh", {})
+        have = {f for t in asked.terms for f, _x in t.forms}
+        out: dict[str, Term] = {}
+        for w in asked.content:
+            text = defs.get(w)
+            if not text:
+                continue
+            for t in understand_zh(self.cutter().cut(text)).terms:
+                if t.weight == 1.0 and t.text not in have and self._rare("zw", t.text):
+                    out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
+        return tuple(out.values())[:MAX_EXPAND]
 
     def _other(self, lang: str, number: str, version: str) -> str | None:
         """The other language's text of the same rule in the same version, if any."""
@@ -417,14 +589,27 @@ class Searcher:
         rid = self._rid(other, number, vs.index(version))
         return None if rid is None else self.searcher.stored_fields(self._docnum[rid])["text"]
 
-    def _hit(self, docnum: int, score: float, lang: str, version: str, needles) -> dict:
+    def _parent(self, lang: str, number: str, o: int) -> dict[str, str] | None:
+        """The nearest titled rule above a rule (its section or titled rule), shown as context."""
+        p = parent_of(number)
+        while p is not None:
+            rid = self._rid(lang, p, o)
+            if rid is not None:
+                title = self._text(self._docnum[rid])[1]
+                if title:
+                    return {"number": p, "title": title}
+            p = parent_of(p)
+        return None
+
+    def _hit(
+        self, docnum: int, score: float, lang: str, version: str, o: int, needles: Needles
+    ) -> dict[str, Any]:
         f = self.searcher.stored_fields(docnum)
-        kind, stems, subs = needles
         text = f["text"]
-        if kind == "en" and stems:
-            mark = to_html(text, highlight.english(text, stems))
+        if needles.kind == "en" and needles.stems:
+            mark = to_html(text, highlight.english(text, needles.stems))
         else:
-            mark = to_html(text, highlight.substrings(text, subs))
+            mark = to_html(text, highlight.substrings(text, needles.subs))
         hit = {
             "number": f["number"],
             "version": version,
@@ -434,17 +619,44 @@ class Searcher:
             "highlight": mark,
             "score": round(float(score), 4),
             "other": self._other(f["lang"], f["number"], version),
+            "parent": self._parent(f["lang"], f["number"], o),
         }
         if f.get("cur") and f["cur"] != f["number"]:
             hit["current_number"] = f["cur"]
         return hit
 
 
+def _names(plan: QueryPlan, lang: str, title: str) -> bool:
+    """True when the query names a title (all its words, or the Chinese title whole)."""
+    if lang == "zh":
+        return any(title in f or f in title for forms in plan.near for f in forms if len(f) > 1)
+    asked = {f for t in plan.terms for f, _x in t.forms}
+    words = [analysis.stem(w) for w in analysis.english_words(title) if w not in STOP]
+    return bool(words) and any(w in asked for w in words)
+
+
+def _zh_runs(tokens: tuple[str, ...], asked: Understood) -> list[str]:
+    """Runs of Chinese characters the question holds once its asking words are out."""
+    kept = {t.text for t in asked.terms}
+    runs: list[str] = []
+    cur = ""
+    for t in tokens:
+        if t in kept and analysis.has_cjk(t):
+            cur += t
+        else:
+            if len(cur) >= 2:
+                runs.append(cur)
+            cur = ""
+    if len(cur) >= 2:
+        runs.append(cur)
+    return list(dict.fromkeys(runs))
+
+
 def _reason(error: Exception) -> str:
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
-def _check_terms(d: Path, meta: dict) -> None:
+def _check_terms(d: Path, meta: dict[str, Any]) -> None:
     """An index beside a build's term dictionary must have been built with that dictionary (an
     index copied from another build, or the dictionary rewritten, would segment Chinese queries
     differently from the texts). An index built on its own, without one beside it, is not checked.
@@ -463,8 +675,11 @@ def _check_terms(d: Path, meta: dict) -> None:
         )
 
 
-def _lookup(rows: list) -> dict[str, list[tuple[list[str], list[list[int]]]]]:
-    out: dict[str, list] = {}
+Targets = list[tuple[list[str], list[list[int]]]]  # (rule numbers, version ranges) of a key
+
+
+def _lookup(rows: list[Any]) -> dict[str, Targets]:
+    out: dict[str, Targets] = {}
     for key, targets, rs in rows:
         out.setdefault(key, []).append((targets, rs))
     return out

@@ -15,6 +15,7 @@ import shutil
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from crkb.graph.terms import split_variants
 from crkb.model import Document
@@ -23,13 +24,13 @@ from crkb.search import analysis
 
 META = "meta.json"
 USERDICT = "userdict.txt"
-FORMAT = 1
+FORMAT = 4  # 2: count words as digits; 3: glossary definitions; 4: citations of each rule
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
 
 
-def schema():
+def schema() -> Any:
     """The Whoosh schema: stored display fields, English and Chinese search fields.
 
     No positions are kept (the engine checks phrases on the few top texts), which halves the
@@ -108,6 +109,33 @@ def _glossary_targets(doc: Document) -> dict[str, list[str]]:
     return by_key
 
 
+_SEE_SENTENCE = re.compile(r"(?:See (?:also )?(?:rules?|section)[^.]*\.?|参见规则[^。]*。?)")
+
+
+def _definitions(doc: Document) -> dict[str, str]:
+    """Glossary term key → its definition without the pointers to rules (query expansion)."""
+    out: dict[str, str] = {}
+    for g in doc.glossary:
+        text = _SEE_SENTENCE.sub(" ", g.text).strip()
+        if not text or (_SEE_EN if doc.lang == "en" else _SEE_ZH).match(g.text.strip()):
+            continue
+        for variant in split_variants(g.term):
+            key = analysis.term_key(doc.lang, variant)
+            if key:
+                out.setdefault(key, text[:300])
+    return out
+
+
+def _citations(doc: Document) -> dict[str, int]:
+    """Rule number → how many rules and glossary entries refer to it (a rule others point at
+    is where the rules state a thing)."""
+    out: dict[str, int] = {}
+    for ref in doc.references:
+        if not ref.dangling:
+            out[ref.target] = out.get(ref.target, 0) + 1
+    return out
+
+
 def _title_targets(doc: Document) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for r in doc.rules:
@@ -163,7 +191,7 @@ def build_index(
     zh_glossary = [g.term for (lang, _v), d in picked.items() if lang == "zh" for g in d.glossary]
     words = analysis.dictionary_words(terms, zh_glossary)
 
-    records: dict[tuple, list[int]] = {}
+    records: dict[tuple[Any, ...], list[int]] = {}
     gloss: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
     titles: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
     aliases: dict[str, str] = {}
@@ -203,13 +231,14 @@ def build_index(
     )
     for rid, (key, ords) in enumerate(ordered):
         lang, number, kind, title, text, examples, ctx, cur = key
-        fields = {"rid": rid, "lang": lang, "number": number, "title": title, "text": text}
+        fields: dict[str, Any] = {"rid": rid, "lang": lang, "number": number}
+        fields |= {"title": title, "text": text}
         if cur:
             fields["cur"] = cur
-        titled = title and kind in ("rule", "subrule")  # a section's text is its title
+        has_title = bool(title) and kind in ("rule", "subrule")  # a section's text is its title
         if lang == "en":
             fields["body"] = text
-            if titled:
+            if has_title:
                 fields["etitle"] = title
             if examples:
                 fields["ex"] = "\n".join(examples)
@@ -218,8 +247,8 @@ def build_index(
         elif cutter is not None:
             fields["zw"] = analysis.encode_groups(cutter.groups(text))
             fields["zbi"] = " ".join(analysis.bigrams(text))
-            if titled:
-                fields["zt"] = analysis.encode_groups(cutter.groups(title))
+            if has_title:
+                fields["zt"] = analysis.encode_groups(cutter.groups(title or ""))
             if examples:
                 fields["zex"] = analysis.encode_groups(cutter.groups("\n".join(examples)))
             if ctx:
@@ -243,6 +272,10 @@ def build_index(
             lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
         },
         "terms": analysis.zh_term_keys(terms),
+        "cited": {lang: _citations(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs},
+        "definitions": {
+            lang: _definitions(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs
+        },
         "vocab": {w: c for w, c in vocab.items() if c >= 1},
     }
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")

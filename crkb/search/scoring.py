@@ -8,14 +8,20 @@ query touches only that version's documents.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+from cachetools import LRUCache
+
+from crkb.search.question import Term
 
 K1 = 1.2
 B = 0.75
+ScopeId = tuple[str, int]  # (language, version ordinal)
 
 
 def read_postings(
-    reader, field: str, term: str, upto: int | None = None
+    reader: Any, field: str, term: str, upto: int | None = None
 ) -> tuple[list[int], list[float]]:
     """(docnums, weights) of a term in a field, up to about `upto`; empty when not indexed."""
     try:
@@ -44,32 +50,43 @@ def read_postings(
 
 
 class Scorer:
-    """Per-scope postings cache and BM25 scoring."""
+    """Per-scope postings cache and BM25F scoring of weighted terms with several forms."""
 
-    def __init__(self, reader, cache_size: int = 20000) -> None:
+    def __init__(self, reader: Any, cache_postings: int = 40_000) -> None:
+        """`cache_postings` bounds the cached postings (documents, summed over terms), which is
+        what a serving process's memory grows with."""
         self.reader = reader
-        self.cache: OrderedDict[tuple, dict[int, float]] = OrderedDict()
-        self.cache_size = cache_size
-        self._avg: dict[tuple, float] = {}
+        self.cache: LRUCache[tuple[ScopeId, str, str], dict[int, float]]
+        self.cache = LRUCache(cache_postings, getsizeof=_size)
+        self._avg: dict[tuple[ScopeId, str], float] = {}
         self._lengths: dict[str, dict[int, int]] = {}
-        self._upto: dict[tuple, int] = {}
+        self._upto: dict[ScopeId, int] = {}
+        self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], dict[int, float]]
+        self._sat = LRUCache(cache_postings, getsizeof=_size)
 
-    def postings(self, scope_id: tuple, scope: set[int], field: str, term: str) -> dict[int, float]:
+    def postings(
+        self, scope_id: ScopeId, scope: set[int], field: str, term: str
+    ) -> dict[int, float]:
         """docnum → term frequency, for the documents in scope."""
         key = (scope_id, field, term)
-        got = self.cache.get(key)
+        got: dict[int, float] | None = self.cache.get(key)
         if got is not None:
-            self.cache.move_to_end(key)
             return got
         upto = self._upto.get(scope_id)
         if upto is None:
             upto = self._upto[scope_id] = max(scope, default=0)
         ids, weights = read_postings(self.reader, field, term, upto)
         got = {d: w for d, w in zip(ids, weights, strict=False) if d in scope}
-        self.cache[key] = got
-        if len(self.cache) > self.cache_size:
-            self.cache.popitem(last=False)
+        if _size(got) <= self.cache.maxsize:
+            self.cache[key] = got
         return got
+
+    def frequency(self, field: str, term: str) -> int:
+        """In how many documents (of every version) a term occurs; cheap, no postings read."""
+        try:
+            return int(self.reader.doc_frequency(field, term))
+        except Exception:  # noqa: BLE001 - an unknown term occurs nowhere
+            return 0
 
     def length(self, field: str, docnum: int) -> int:
         """The field's length in terms for one document (cached)."""
@@ -79,7 +96,7 @@ class Scorer:
             n = lengths[docnum] = self.reader.doc_field_length(docnum, field, 0) or 0
         return n
 
-    def avg(self, scope_id: tuple, scope: set[int], field: str) -> float:
+    def avg(self, scope_id: ScopeId, scope: set[int], field: str) -> float:
         """Average length of the field over the documents in scope that have it."""
         key = (scope_id, field)
         if key not in self._avg:
@@ -87,31 +104,68 @@ class Scorer:
             self._avg[key] = sum(lengths) / len(lengths) if lengths else 1.0
         return self._avg[key]
 
+    def merged(
+        self, scope_id: ScopeId, scope: set[int], field: str, forms: Iterable[tuple[str, float]]
+    ) -> dict[int, float]:
+        """docnum → frequency of a term counting all its forms (each by its factor)."""
+        out: dict[int, float] = {}
+        for form, factor in forms:
+            for d, tf in self.postings(scope_id, scope, field, form).items():
+                out[d] = out.get(d, 0.0) + factor * tf
+        return out
+
     def score(
         self,
-        scope_id: tuple,
+        scope_id: ScopeId,
         scope: set[int],
-        terms: list[str],
-        fields: dict[str, float],
-    ) -> tuple[dict[int, float], dict[int, int]]:
-        """BM25 score and the number of query terms matched, per document in scope."""
+        terms: Iterable[Term],
+        fields: dict[str, tuple[float, float]],
+    ) -> tuple[dict[int, float], dict[int, float]]:
+        """BM25F score, and the weight of the query terms matched, per document in scope.
+
+        `fields` maps a field to (boost, coordination): a term met only in a field of
+        coordination 0.5 (the parent's title, the examples) counts half as matched.
+        """
         n_docs = max(len(scope), 1)
         scores: dict[int, float] = {}
-        matched: dict[int, int] = {}
+        matched: dict[int, float] = {}
         for term in terms:
-            seen: set[int] = set()
-            for field, boost in fields.items():
-                post = self.postings(scope_id, scope, field, term)
-                if not post:
+            seen: dict[int, float] = {}
+            for field, (boost, coord) in fields.items():
+                sat = self.saturated(scope_id, scope, field, term.forms)
+                if not sat:
                     continue
-                df = len(post)
-                idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-                avg = self.avg(scope_id, scope, field)
-                length = self.length
-                for d, tf in post.items():
-                    norm = K1 * (1 - B + B * length(field, d) / avg)
-                    scores[d] = scores.get(d, 0.0) + boost * idf * tf * (K1 + 1) / (tf + norm)
-                    seen.add(d)
-            for d in seen:
-                matched[d] = matched.get(d, 0) + 1
+                df = len(sat)
+                w = term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+                get = scores.get
+                for d, v in sat.items():
+                    scores[d] = get(d, 0.0) + w * v
+                if coord:
+                    for d in sat:
+                        if seen.get(d, 0.0) < coord:
+                            seen[d] = coord
+            for d, c in seen.items():
+                matched[d] = matched.get(d, 0.0) + term.weight * c
         return scores, matched
+
+    def saturated(
+        self, scope_id: ScopeId, scope: set[int], field: str, forms: tuple[tuple[str, float], ...]
+    ) -> dict[int, float]:
+        """docnum → BM25's saturated term frequency of a term (all its forms) in a field."""
+        key = (scope_id, field, forms)
+        got: dict[int, float] | None = self._sat.get(key)
+        if got is None:
+            post = self.merged(scope_id, scope, field, forms)
+            avg = self.avg(scope_id, scope, field)
+            length = self.length
+            got = {
+                d: tf * (K1 + 1) / (tf + K1 * (1 - B + B * length(field, d) / avg))
+                for d, tf in post.items()
+            }
+            if _size(got) <= self._sat.maxsize:
+                self._sat[key] = got
+        return got
+
+
+def _size(postings: dict[int, float]) -> int:
+    return max(1, len(postings))

@@ -1,0 +1,395 @@
+"""Query understanding: which words of a question carry its content, and the forms they take.
+
+Players ask "what happens if …", "can I …", "起手要抓几张牌"; the rules state things. Question
+words and filler are dropped; modal and negating words count a little; number words meet digits;
+a word meets its inflected and negated forms (tapped / untapped) where the rules use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from crkb.search import numerals
+from crkb.search.analysis import STOP_WORDS, stem
+
+SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
+SUBWORD = 0.5  # how much a word inside a long Chinese query word counts against the word
+NEGATED = 0.6  # how much a negated form (untapped for tapped) counts against the word itself
+
+# Words of asking, not of the rules: dropped from English queries.
+EN_FILLER = frozenset(
+    [
+        "what",
+        "whats",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "how",
+        "when",
+        "whenever",
+        "where",
+        "does",
+        "do",
+        "did",
+        "doing",
+        "happen",
+        "happens",
+        "happened",
+        "happening",
+        "i",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "there",
+        "will",
+        "would",
+        "should",
+        "could",
+        "shall",
+        "was",
+        "were",
+        "am",
+        "been",
+        "being",
+        "have",
+        "has",
+        "had",
+        "having",
+        "get",
+        "gets",
+        "getting",
+        "got",
+        "let",
+        "lets",
+        "about",
+        "explain",
+        "explained",
+        "mean",
+        "meaning",
+        "really",
+        "just",
+        "still",
+        "also",
+        "ever",
+        "exactly",
+        "actually",
+        "please",
+        "tell",
+        "know",
+        "want",
+        "wants",
+        "wanted",
+        "anything",
+        "something",
+        "someone",
+        "somebody",
+        "anyone",
+        "anybody",
+        "possible",
+        "allowed",
+        "able",
+        "okay",
+        "ok",
+        "legal",
+        "rule",
+        "rules",
+        "cr",
+        "mtg",
+        "magic",
+        "happen",
+        "say",
+        "says",
+        "said",
+        "need",
+        "needs",
+        "needed",
+        "wonder",
+        "way",
+        "work",
+        "works",
+        "working",
+    ]
+)
+# Words that shade the meaning (can / can't, must, all): kept, with a small weight.
+EN_SOFT = frozenset(
+    [
+        "can",
+        "cannot",
+        "may",
+        "must",
+        "not",
+        "no",
+        "never",
+        "all",
+        "each",
+        "every",
+        "only",
+        "same",
+        "doesn",
+        "don",
+        "isn",
+        "aren",
+        "didn",
+        "wouldn",
+        "shouldn",
+        "couldn",
+        "hasn",
+        "haven",
+        "wasn",
+        "weren",
+    ]
+)
+EN_OUTCOME = frozenset(["happen", "happens", "happened", "happening", "result", "results"])
+EN_QUANTITY = (("how", "many"), ("how", "much"), ("number", "of"))
+# Irregular English forms the Porter stemmer does not join to their base word.
+EN_IRREGULAR = {
+    "drew": "draw",
+    "drawn": "draw",
+    "dealt": "deal",
+    "chose": "choose",
+    "chosen": "choose",
+    "lost": "lose",
+    "won": "win",
+    "paid": "pay",
+    "left": "leave",
+    "began": "begin",
+    "begun": "begin",
+    "took": "take",
+    "taken": "take",
+    "gave": "give",
+    "given": "give",
+    "became": "become",
+    "came": "come",
+    "went": "go",
+    "gone": "go",
+    "held": "hold",
+    "kept": "keep",
+    "made": "make",
+    "fought": "fight",
+    "found": "find",
+    "struck": "strike",
+    "spent": "spend",
+    "sent": "send",
+    "brought": "bring",
+    "saw": "see",
+    "seen": "see",
+    "shown": "show",
+    "dying": "die",
+    "died": "die",
+    "dead": "die",
+    "ran": "run",
+    "copies": "copy",
+    "cannot": "can",
+}
+
+# Chinese words of asking and particles: dropped (jieba's cut of a question).
+ZH_FILLER = frozenset(
+    [
+        "什么",
+        "怎样",
+        "怎么样",
+        "怎么",
+        "怎么办",
+        "如何",
+        "是否",
+        "会",
+        "吗",
+        "呢",
+        "吧",
+        "啊",
+        "呀",
+        "了",
+        "的",
+        "地",
+        "得",
+        "多少",
+        "几",
+        "请问",
+        "为什么",
+        "为何",
+        "哪些",
+        "哪个",
+        "哪",
+        "会不会",
+        "是不是",
+        "有没有",
+        "时候",
+        "我",
+        "我的",
+        "你",
+        "你的",
+        "他",
+        "她",
+        "它",
+        "还",
+        "还要",
+        "要",
+        "需要",
+        "想",
+        "就",
+        "一下",
+        "情况",
+        "发生",
+        "结果",
+        "规则",
+        "么",
+        "么样",
+        "该",
+    ]
+)
+# Chinese words that shade the meaning: kept, with a small weight (能否 → 能 / 可以).
+ZH_SOFT = frozenset(
+    [
+        "可以",
+        "能",
+        "能够",
+        "是",
+        "时",
+        "在",
+        "被",
+        "有",
+        "由",
+        "不",
+        "没",
+        "没有",
+        "必须",
+        "所有",
+        "每",
+        "同一",
+    ]
+)
+ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}
+ZH_ASK_CAN |= {"能不能": ("能", "可以")}
+ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
+ZH_OUTCOME = frozenset(["怎样", "怎么样", "怎么办", "会", "发生", "结果", "情况"])
+ZH_QUANTITY = frozenset(
+    [
+        "几",
+        "多少",
+        "几张",
+        "几个",
+        "几次",
+        "几点",
+        "几位",
+        "几名",
+        "几种",
+        "多少张",
+        "多少个",
+        "多少点",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One query word as the index holds it: its forms (index term, factor) and its weight."""
+
+    text: str
+    forms: tuple[tuple[str, float], ...]
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class Understood:
+    """What a query asks: its weighted terms, its content words, and whether it wants a count."""
+
+    terms: tuple[Term, ...]
+    content: tuple[str, ...]
+    wants_number: bool
+    question: bool
+    wants_outcome: bool = False  # "what happens if …", "会怎样": a conditional rule answers
+
+
+def negation_pairs(vocab: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """stem → stems of its negated / un-negated forms that occur in the rules (tap ↔ untap)."""
+    words = set(vocab)
+    out: dict[str, set[str]] = {}
+    for w in words:
+        for prefix in ("un", "non"):
+            rest = w[len(prefix) :]
+            if w.startswith(prefix) and len(rest) >= 3 and rest in words:
+                a, b = stem(rest), stem(w)
+                if a != b:
+                    out.setdefault(a, set()).add(b)
+                    out.setdefault(b, set()).add(a)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def understand_en(
+    words: list[str], negations: Callable[[str], tuple[str, ...]] = lambda s: ()
+) -> Understood:
+    """Weighted terms of an English query (lowercase words, spelling already corrected)."""
+    wants = any(tuple(words[i : i + 2]) in EN_QUANTITY for i in range(len(words) - 1))
+    question = any(w in EN_FILLER for w in words)
+    terms: dict[str, Term] = {}
+    content: list[str] = []
+    for w in words:
+        if w in STOP_WORDS or w in EN_FILLER or (wants and w in ("many", "much")):
+            continue
+        base = EN_IRREGULAR.get(w, w)
+        s = stem(base)
+        forms: dict[str, float] = {s: 1.0}
+        for other in numerals.english_forms(w):
+            forms.setdefault(stem(other), 1.0)
+        if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
+            for neg in negations(s):
+                forms.setdefault(neg, NEGATED)
+        weight = SOFT if w in EN_SOFT else 1.0
+        if weight == 1.0:
+            content.append(w)
+        if s not in terms:
+            terms[s] = Term(s, tuple(forms.items()), weight)
+    outcome = any(w in EN_OUTCOME for w in words) or "if" in words[:3]
+    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
+
+
+def understand_zh(
+    tokens: Iterable[str], subwords: Callable[[str], list[str]] = lambda w: []
+) -> Understood:
+    """Weighted terms of a Chinese query cut into words (numerals already made digits); a long
+    word also meets the dictionary words inside it (在回合结束时 → 回合结束)."""
+    terms: dict[str, Term] = {}
+    content: list[str] = []
+    wants = question = False
+    after_count = False
+    tokens = list(tokens)
+    outcome = any(t in ZH_OUTCOME for t in tokens)
+    for t in tokens:
+        if t in ZH_QUANTITY or (t.startswith("几") and len(t) == 2):
+            wants = question = after_count = True
+            continue
+        if after_count and len(t) == 1 and t in numerals.ZH_MEASURES:  # 多少 张
+            after_count = False
+            continue
+        after_count = False
+        if t in ZH_FILLER:
+            question = True
+            continue
+        if t in ZH_ASK_CAN:
+            question = True
+            forms = tuple((f, 1.0) for f in ZH_ASK_CAN[t])
+            terms.setdefault(t, Term(t, forms, SOFT))
+            continue
+        forms_d: dict[str, float] = {t: 1.0}
+        for sub in subwords(t)[:1] if len(t) >= 5 else ():
+            forms_d.setdefault(sub, SUBWORD)
+        digits = numerals.zh_count(t)
+        if digits is not None:
+            forms_d.setdefault(digits, 1.0)
+        weight = SOFT if t in ZH_SOFT else 1.0
+        if weight == 1.0:
+            content.append(t)
+        terms.setdefault(t, Term(t, tuple(forms_d.items()), weight))
+    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)

@@ -1,0 +1,157 @@
+"""Ranking signals read from a candidate rule's own text: proximity, consequences, counts."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from crkb.search import numerals
+
+PROXIMITY = 0.4  # most a rule gains when all the query's content words stand together
+STATES = 0.25  # what a rule that states a consequence or a definition gains
+DEFINES = 0.5  # what a rule that defines the term a question asks about gains
+MAX_OCCURRENCES = 8  # occurrences of one term looked at for proximity (bounds the work)
+OUTCOME = 0.2  # what a conditional rule ("If …, …") gains, when the question asks what happens
+CITED = 0.2  # what each doubling of the references to a rule adds (a rule others point at)
+COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
+
+# Rules that state what happens or what a thing is: the answers questions look for.
+_STATES_EN = re.compile(
+    r"\b(?:loses? the game|wins? the game|(?:is|are) put (?:into|onto)|can[’']t|cannot|"
+    r"(?:is|are) destroyed|ceases? to exist|means|(?:is|are) called|is a draw|must|"
+    r"doesn[’']t|don[’']t|(?:is|are) considered|skips?)\b",
+    re.I,
+)
+_STATES_ZH = re.compile(r"输掉|赢得|置入|不能|消灭|消失|意指|是指|称为|必须|视为|不会|略过|平手")
+_COUNT_EN = re.compile(
+    r"\b(?:\d+|" + "|".join(w for w in numerals.EN_WORDS if w != "one") + r")\b", re.I
+)
+_COUNT_ZH = re.compile(f"\\d+|[{numerals.ZH_NUMERAL}]+[{numerals.ZH_MEASURES}]")
+
+
+def span(occurrences: Sequence[Sequence[tuple[int, int]]]) -> tuple[int, int] | None:
+    """(covered, width) of the narrowest window holding an occurrence of every term that occurs
+    at all; `covered` is how much of the window those occurrences fill. Spans are (start, end)."""
+    present = [occ[:MAX_OCCURRENCES] for occ in occurrences if occ]
+    if not present:
+        return None
+    events = sorted((s, e, i) for i, occ in enumerate(present) for s, e in occ)
+    need = len(present)
+    count: dict[int, int] = {}
+    best: tuple[int, int] | None = None
+    left = 0
+    for right in range(len(events)):
+        i = events[right][2]
+        count[i] = count.get(i, 0) + 1
+        while len(count) == need:
+            window = events[left : right + 1]
+            width = max(e for _s, e, _i in window) - events[left][0]
+            longest: dict[int, int] = {}
+            for s2, e2, i2 in window:
+                longest[i2] = max(longest.get(i2, 0), e2 - s2)
+            covered = min(sum(longest.values()), width)
+            if best is None or (width, -covered) < (best[1], -best[0]):
+                best = (covered, width)
+            li = events[left][2]
+            count[li] -= 1
+            if not count[li]:
+                del count[li]
+            left += 1
+    return best
+
+
+def proximity(occurrences: Sequence[Sequence[tuple[int, int]]], k: int) -> float:
+    """1 + PROXIMITY × closeness × share: the query's words standing together in one rule count.
+
+    `k` is the number of content terms asked for; one term alone has no proximity.
+    """
+    present = sum(1 for occ in occurrences if occ)
+    got = span(occurrences) if present >= 2 and k >= 2 else None
+    if got is None:
+        return 1.0
+    covered, width = got
+    return 1.0 + PROXIMITY * min(1.0, covered / max(width, 1)) * present / k
+
+
+def word_spans(seq: Sequence[str], forms: Sequence[frozenset[str]]) -> list[list[tuple[int, int]]]:
+    """Per term, the token positions (as spans) where one of its forms stands in `seq`."""
+    out: list[list[tuple[int, int]]] = [[] for _ in forms]
+    which = {f: i for i, fs in enumerate(forms) for f in fs}
+    for pos, w in enumerate(seq):
+        i = which.get(w)
+        if i is not None:
+            out[i].append((pos, pos + 1))
+    return out
+
+
+def char_spans(text: str, forms: Sequence[Sequence[str]]) -> list[list[tuple[int, int]]]:
+    """Per term, the character spans where one of its forms occurs in `text` (Chinese)."""
+    out: list[list[tuple[int, int]]] = []
+    for fs in forms:
+        spans: list[tuple[int, int]] = []
+        for f in fs:
+            start = text.find(f) if f else -1
+            while start >= 0:
+                spans.append((start, start + len(f)))
+                start = text.find(f, start + len(f))
+        out.append(spans)
+    return out
+
+
+def states(text: str, lang: str) -> float:
+    """1 + STATES for a rule that states a consequence or a definition, else 1."""
+    pattern = _STATES_ZH if lang == "zh" else _STATES_EN
+    return 1.0 + STATES if pattern.search(text) else 1.0
+
+
+def counts(text: str, lang: str) -> float:
+    """1 + COUNT for a rule that states a number, else 1."""
+    pattern = _COUNT_ZH if lang == "zh" else _COUNT_EN
+    return 1.0 + COUNT if pattern.search(text) else 1.0
+
+
+_IS = frozenset(["is", "are", "mean", "means"])
+
+
+def defines_en(seq: Sequence[str], key: Sequence[str]) -> float:
+    """1 + DEFINES when the stems `key` stand in `seq` as defined: "X is …", "… is a X"."""
+    k = len(key)
+    if not k:
+        return 1.0
+    for i in range(len(seq) - k + 1):
+        if list(seq[i : i + k]) != list(key):
+            continue
+        before = seq[max(0, i - 2) : i]
+        if (
+            seq[i + k : i + k + 1]
+            and seq[i + k] in _IS
+            or (before and before[-1] in ("a", "an") and len(before) == 2 and before[0] in _IS)
+        ):
+            return 1.0 + DEFINES
+    return 1.0
+
+
+def defines_zh(text: str, key: str) -> float:
+    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X / 则为X"."""
+    if not key:
+        return 1.0
+    if any(key + d in text for d in ("是", "为", "指")) or any(d + key in text for d in "是为"):
+        return 1.0 + DEFINES
+    return 1.0
+
+
+_CONDITIONAL_EN = re.compile(r"^(?:If|When|Whenever|Once|As long as)\b")
+_CONDITIONAL_ZH = re.compile(r"^(?:如果|若|当|一旦|每当)")
+
+
+def outcome(text: str, lang: str) -> float:
+    """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
+    pattern = _CONDITIONAL_ZH if lang == "zh" else _CONDITIONAL_EN
+    return 1.0 + OUTCOME if pattern.search(text) else 1.0
+
+
+def cited(references: int) -> float:
+    """1 + CITED × log2(1 + references), at most 4 doublings: where the rules point for a thing
+    is where they state it."""
+    return 1.0 + CITED * min(math.log2(1 + references), 4.0)

@@ -1,0 +1,228 @@
+"""Search answers questions: question words, number words, inflections, proximity, statements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crkb.model import Document, GlossaryEntry, Rule
+from crkb.numbers import parent_of
+from crkb.search import numerals, ranking
+from crkb.search.analysis import stem
+from crkb.search.engine import Searcher
+from crkb.search.index import build_index
+from crkb.search.question import negation_pairs, understand_en, understand_zh
+
+
+def _doc(
+    lang: str, rows: list[tuple[str, str, str, str | None]], glossary: list[GlossaryEntry]
+) -> Document:
+    rules = [Rule(n, k, t, title, parent=parent_of(n)) for n, k, t, title in rows]
+    return Document(
+        lang, "2030-01-01", f"{lang}/2030-01-01.txt", "txt", rules=rules, glossary=glossary
+    )
+
+
+EN = [
+    ("300", "section", "Gadgets", "Gadgets"),
+    ("301", "rule", "Widgets", "Widgets"),
+    ("301.1", "rule", "A widget is a kind of gadget that players happen to like.", None),
+    (
+        "301.2",
+        "rule",
+        "What happens to a widget, when a player asks how, is what the widget does.",
+        None,
+    ),
+    ("301.3", "rule", "A player's widget can't have more than twelve sprockets.", None),
+    ("301.4", "rule", "A widget holds 12 gears and 12 levers in a box.", None),
+    ("301.5", "rule", "Only untapped widgets can be wound.", None),
+    ("301.6", "rule", "A widget that is wound spins.", None),
+    ("301.7", "rule", "A sprocket of any widget may be polished by a player.", None),
+    ("301.8", "rule", "A widget in the river sinks to the bottom of the mill pond.", None),
+    ("301.9", "rule", "The river flows past a mill; widgets and barrels float in it.", None),
+    ("301.10", "rule", "A widget sinks to the bottom of the mill pond in the river.", None),
+    ("302", "rule", "Sprockets", "Sprockets"),
+    ("302.1", "rule", "A sprocket turns a widget's gears.", None),
+    ("303", "rule", "Rivers", "Rivers"),
+    ("303.1", "rule", "A river carries a widget downstream.", None),
+    ("304", "rule", "Widget Boxes", "Widget Boxes"),
+    ("304.1", "rule", "A widget box holds one widget.", None),
+    ("304.2", "rule", "Levers of a widget box may be pulled by a player.", None),
+    ("304.3", "rule", "A lever is a bar that moves a widget box.", None),
+]
+ZH = [
+    ("300", "section", "小器具", "小器具"),
+    ("301.1", "rule", "每个齿轮箱可以容纳十个齿轮。", None),
+    ("301.2", "rule", "齿轮可以转动，齿轮箱也可以打开。", None),
+    ("301.3", "rule", "如果齿轮箱坏了，牌手便输掉此盘游戏。", None),
+    ("301.4", "rule", "齿轮箱坏了的话会有声音。", None),
+    ("301.5", "rule", "牌手有二十一个齿轮时，他获得一个奖杯。", None),
+    ("301.6", "rule", "齿轮与奖杯放在桌上。", None),
+]
+
+
+@pytest.fixture(scope="module")
+def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    d = tmp_path_factory.mktemp("questions") / "index"
+    gloss = [GlossaryEntry("Jam", "A widget that can't spin because its sprockets are bent.")]
+    build_index(d, [_doc("en", EN, gloss), _doc("zh", ZH, [])], {"Widget": "小器具"})
+    return Searcher(d)
+
+
+def numbers(result: dict) -> list[str]:
+    return [h["number"] for h in result["hits"]]
+
+
+# -- pure pieces -------------------------------------------------------------------------------
+
+
+def test_question_words_are_dropped_and_modal_words_count_little() -> None:
+    asked = understand_en(["what", "happens", "when", "can", "i", "polish", "a", "sprocket"])
+    assert asked.question
+    assert [t.text for t in asked.terms if t.weight == 1.0] == ["polish", "sprocket"]
+    assert [t.text for t in asked.terms if t.weight < 1.0] == ["can"]
+    zh = understand_zh(["齿轮箱", "会", "怎样", "吗"])
+    assert zh.question and [t.text for t in zh.terms] == ["齿轮箱"]
+
+
+def test_how_many_asks_for_a_count_in_both_languages() -> None:
+    assert understand_en(["how", "many", "gears", "fit"]).wants_number
+    assert not understand_en(["gears", "fit"]).wants_number
+    assert understand_zh(["齿轮箱", "能", "放", "几个", "齿轮"]).wants_number
+    zh = understand_zh(["齿轮箱", "放", "多少", "个", "齿轮"])
+    assert zh.wants_number and "个" not in [t.text for t in zh.terms]
+
+
+@pytest.mark.parametrize(
+    ("numeral", "value"),
+    [("十", 10), ("二十一", 21), ("一百", 100), ("十五", 15), ("零", 0), ("一〇〇", 100)],
+)
+def test_chinese_numerals_have_values(numeral: str, value: int) -> None:
+    assert numerals.zh_value(numeral) == value
+
+
+def test_chinese_numbers_in_a_query_become_digits_but_words_stay() -> None:
+    assert numerals.zh_digits("有二十一点伤害") == "有21点伤害"
+    assert numerals.zh_digits("防御力为零") == "防御力为0"
+    assert numerals.zh_digits("抓七张牌") == "抓7张牌"
+    assert numerals.zh_digits("一位牌手在同一回合") == "一位牌手在同一回合"
+    assert numerals.zh_count("十个") == "10" and numerals.zh_count("齿轮") is None
+
+
+def test_number_words_meet_digits() -> None:
+    assert numerals.english_forms("twelve") == ["12"]
+    assert numerals.english_forms("12") == ["twelve"]
+    term = understand_en(["zero"]).terms[0]
+    assert {f for f, _ in term.forms} == {"zero", "0"}
+
+
+def test_a_word_meets_its_negated_form_where_the_rules_use_it() -> None:
+    pairs = negation_pairs(["tapped", "untapped", "creature", "noncreature", "tap"])
+    assert stem("untapped") in pairs[stem("tapped")] and stem("tapped") in pairs[stem("untapped")]
+    tapped = understand_en(["tapped"], lambda s: pairs.get(s, ())).terms[0]
+    assert {f for f, _ in tapped.forms} == {stem("tapped"), stem("untapped")}
+    # a noun keeps to itself: "creature" does not also search "noncreature"
+    creature = understand_en(["creature"], lambda s: pairs.get(s, ())).terms[0]
+    assert {f for f, _ in creature.forms} == {stem("creature")}
+
+
+def test_irregular_forms_meet_their_base_word() -> None:
+    assert understand_en(["drew"]).terms[0].text == understand_en(["draw"]).terms[0].text
+
+
+def test_proximity_prefers_words_side_by_side() -> None:
+    together = ranking.proximity([[(3, 4)], [(4, 5)]], 2)
+    apart = ranking.proximity([[(0, 1)], [(20, 21)]], 2)
+    alone = ranking.proximity([[(0, 1)], []], 2)
+    assert together > apart > alone == 1.0
+
+
+def test_statements_and_definitions_are_recognised() -> None:
+    assert ranking.states("That player loses the game.", "en") > 1.0
+    assert ranking.states("Players like widgets.", "en") == 1.0
+    assert ranking.states("该牌手输掉此盘游戏。", "zh") > 1.0
+    assert ranking.defines_en(["a", "widget", "is", "a", "gadget"], ["widget"]) > 1.0
+    assert ranking.defines_en(["polish", "a", "widget"], ["widget"]) == 1.0
+
+
+# -- through the searcher ----------------------------------------------------------------------
+
+
+def test_question_words_do_not_rank_a_rule_that_repeats_them(s: Searcher) -> None:
+    hits = numbers(s.search("what happens when a player polishes a sprocket", lang="en"))
+    assert hits[0] == "301.7" and "301.2" not in hits[:3]
+
+
+def test_question_words_are_not_highlighted(s: Searcher) -> None:
+    hit = s.search("what happens to a widget", lang="en")["hits"][0]
+    assert "<mark>what</mark>" not in hit["highlight"].lower()
+    assert "<mark>happens</mark>" not in hit["highlight"].lower()
+
+
+def test_a_number_word_finds_the_digits_and_digits_the_word(s: Searcher) -> None:
+    assert numbers(s.search("can a widget have 12 sprockets", lang="en"))[0] == "301.3"
+    assert numbers(s.search("twelve gears", lang="en"))[0] == "301.4"
+
+
+def test_chinese_numerals_meet_digits_both_ways(s: Searcher) -> None:
+    assert numbers(s.search("齿轮箱能放10个齿轮吗", lang="zh"))[0] == "301.1"
+    assert numbers(s.search("有二十一个齿轮会怎样", lang="zh"))[0] == "301.5"
+
+
+def test_tapped_meets_untapped(s: Searcher) -> None:
+    assert numbers(s.search("can tapped widgets be wound", lang="en"))[0] == "301.5"
+
+
+def test_content_words_together_beat_the_same_words_apart(s: Searcher) -> None:
+    hits = numbers(s.search("widgets in the river", lang="en"))
+    assert hits.index("301.8") < hits.index("301.10")
+
+
+def test_a_rule_that_states_the_consequence_answers_what_happens(s: Searcher) -> None:
+    assert numbers(s.search("齿轮箱坏了会怎样", lang="zh"))[0] == "301.3"
+
+
+def test_a_what_is_question_finds_the_definition(s: Searcher) -> None:
+    assert numbers(s.search("what is a lever", lang="en"))[0] == "304.3"
+
+
+def test_hits_carry_their_parent_rule_title(s: Searcher) -> None:
+    hit = s.search("sprocket polished", lang="en")["hits"][0]
+    assert hit["parent"] == {"number": "301", "title": "Widgets"}
+
+
+# -- the search page -----------------------------------------------------------------------------
+
+
+@pytest.mark.archive
+def test_search_page_shows_the_parent_rule_and_the_other_language(archive_build: Path) -> None:
+    from bs4 import BeautifulSoup
+
+    from crkb.web import create_app
+
+    app = create_app({"DATA": str(archive_build), "TESTING": True})
+    page = BeautifulSoup(
+        app.test_client().get("/search?q=what+does+deathtouch+do&lang=en").get_data(as_text=True),
+        "html.parser",
+    )
+    top = page.select_one(".hit")
+    assert top is not None
+    context = top.select_one(".context a")
+    assert context is not None and "Deathtouch" in context.text
+    other = top.select_one("a.other")
+    assert other is not None and "lang=both" in other["href"]
+    number = top.select_one("a.num")["href"].rsplit("/", 1)[1]
+    assert f"/rules/{number}" in other["href"]
+
+
+def test_a_glossary_term_brings_the_words_its_definition_uses(s: Searcher) -> None:
+    # "jam" is in no rule; its definition's words (spin, sprocket) find the rule about them
+    texts = [h["text"].lower() for h in s.search("what is a jam", lang="en")["hits"][:3]]
+    assert texts and all("spin" in t or "sprocket" in t for t in texts)
+    assert not numbers(s.search("what is a flaw", lang="en"))
+
+
+def test_a_rule_the_rules_refer_to_counts_more() -> None:
+    assert ranking.cited(0) == 1.0
+    assert 1.0 < ranking.cited(1) < ranking.cited(4) <= ranking.cited(10_000)
