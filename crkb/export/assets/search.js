@@ -1,0 +1,298 @@
+/* crkb pack search: BM25 over the index written at export time (data/search-<lang>.js).
+   English words are looked up in the index's own word → stem table (inflections and typos
+   resolved against it); Chinese is segmented against the index's own vocabulary. */
+(function () {
+  "use strict";
+  var K1 = 1.2, B = 0.75, LIMIT = 20, POOL = 30;
+  var store = (window.CRKB_SEARCH = window.CRKB_SEARCH || {});
+  var ready = {};
+  var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+
+  function load(lang, done) {
+    if (store[lang]) return done(prepare(store[lang]));
+    var main = document.getElementById("search");
+    var src = main && main.getAttribute("data-" + lang);
+    if (!src) return done(null);
+    var s = document.createElement("script");
+    s.src = src;
+    s.onload = function () { done(store[lang] ? prepare(store[lang]) : null); };
+    s.onerror = function () { done(null); };
+    document.head.appendChild(s);
+  }
+
+  function prepare(ix) {
+    if (ix.ready) return ix;
+    ix.byNumber = {};
+    ix.docs.forEach(function (d, i) { ix.byNumber[d[0]] = i; });
+    ix.avg = mean(ix.len);
+    if (ix.bilen) ix.biavg = mean(ix.bilen);
+    ix.stopSet = {};
+    (ix.stop || []).forEach(function (w) { ix.stopSet[w] = 1; });
+    if (ix.lang === "zh") {
+      ix.total = 0;
+      ix.maxLen = 1;
+      for (var t in ix.post) {
+        ix.total += ix.post[t].length / 2;
+        if (t.length > ix.maxLen) ix.maxLen = Math.min(t.length, 12);
+      }
+    }
+    ix.ready = true;
+    return ix;
+  }
+
+  function mean(xs) {
+    var s = 0;
+    for (var i = 0; i < xs.length; i++) s += xs[i];
+    return xs.length ? s / xs.length : 1;
+  }
+
+  function df(ix, t) { var p = ix.post[t]; return p ? p.length / 2 : 0; }
+
+  /* `rule 704.5j`, `规则704.5j`, `901.3a.` → the number, else null */
+  function wholeNumber(q) {
+    var s = q.trim().toLowerCase().replace(/[。.,，]+$/, "")
+      .replace(/^(?:rules?|cr|规则|第)\s*/, "").replace(/章$/, "");
+    return /^\d{1,3}(?:\.\d+[a-z]{0,2})?$/.test(s) ? s : null;
+  }
+
+  function numbersIn(q) {
+    var out = [], re = /(?:^|[^\w.])(\d{3}\.\d{1,3}[a-z]{0,2})(?![\w.]*\d)/gi, m;
+    var s = q.replace(/规则|第/g, " ");
+    while ((m = re.exec(s))) if (out.indexOf(m[1].toLowerCase()) < 0) out.push(m[1].toLowerCase());
+    return out;
+  }
+
+  function singular(w) {
+    if (w.length > 4 && /ies$/.test(w)) return w.slice(0, -3) + "y";
+    if (w.length > 3 && /s$/.test(w) && !/(ss|us|is)$/.test(w)) return w.slice(0, -1);
+    return w;
+  }
+
+  /* optimal-string-alignment distance, capped */
+  function distance(a, b, cap) {
+    if (Math.abs(a.length - b.length) >= cap) return cap;
+    var prev2 = [], prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var low = i;
+      for (j = 1; j <= b.length; j++) {
+        var c = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) c = Math.min(c, prev2[j - 2] + 1);
+        cur.push(c);
+        if (c < low) low = c;
+      }
+      if (low >= cap) return cap;
+      prev2 = prev; prev = cur;
+    }
+    return Math.min(prev[b.length], cap);
+  }
+
+  /* a query word → [index stem, corrected word or null] */
+  function stemOf(ix, w) {
+    if (ix.forms[w]) return [ix.forms[w], null];
+    if (/^\d+$/.test(w) || w.length < 4) return [w, null];
+    var tries = [w.replace(/ies$/, "y"), w.replace(/es$/, ""), w.replace(/s$/, ""),
+      w.replace(/ed$/, ""), w.replace(/ed$/, "e"), w.replace(/ing$/, ""), w.replace(/ing$/, "e"),
+      w.replace(/ly$/, ""), w.replace(/(.)\1(ed|ing)$/, "$1")];
+    for (var i = 0; i < tries.length; i++) if (tries[i] !== w && ix.forms[tries[i]]) return [ix.forms[tries[i]], null];
+    var best = null, bd = 3, bf = -1;
+    for (var f in ix.forms) {
+      if (Math.abs(f.length - w.length) > 2 || f.length < 3) continue;
+      var d = distance(w, f, 3);
+      if (d > 2) continue;
+      var fr = df(ix, ix.forms[f]);
+      if (d < bd || (d === bd && fr > bf)) { best = f; bd = d; bf = fr; }
+    }
+    return best ? [ix.forms[best], best] : [w, null];
+  }
+
+  /* Chinese: most probable segmentation over the index vocabulary (document frequencies) */
+  function segment(ix, text) {
+    var out = [], parts = text.toLowerCase().match(/[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+/g) || [];
+    var logTotal = Math.log(ix.total + 1);
+    parts.forEach(function (run) {
+      if (!CJK.test(run)) { out.push(run); return; }
+      var n = run.length, best = [0], back = [0];
+      for (var i = 1; i <= n; i++) {
+        best[i] = -Infinity;
+        for (var j = Math.max(0, i - ix.maxLen); j < i; j++) {
+          var w = run.slice(j, i), f = df(ix, w), lp;
+          if (f) lp = Math.log(f + 1) - logTotal;
+          else if (i - j === 1) lp = Math.log(0.5) - logTotal;
+          else continue;
+          if (best[j] + lp > best[i]) { best[i] = best[j] + lp; back[i] = j; }
+        }
+      }
+      var words = [];
+      for (var k = n; k > 0; k = back[k]) words.unshift(run.slice(back[k], k));
+      out.push.apply(out, words);
+    });
+    return out;
+  }
+
+  function bigrams(text) {
+    var out = [], runs = text.match(/[\u3400-\u9fff\uf900-\ufaff]+/g) || [];
+    runs.forEach(function (r) {
+      if (r.length === 1) out.push(r);
+      for (var i = 0; i + 1 < r.length; i++) out.push(r.slice(i, i + 2));
+    });
+    return out;
+  }
+
+  function bm25(ix, post, lens, avg, terms, scores, matched) {
+    var n = ix.docs.length, total = 0;
+    terms.forEach(function (t) {
+      var p = post[t];
+      if (!p) return;
+      var idf = Math.log(1 + (n - p.length / 2 + 0.5) / (p.length / 2 + 0.5));
+      total += idf;
+      for (var i = 0; i < p.length; i += 2) {
+        var d = p[i], tf = p[i + 1];
+        scores[d] = (scores[d] || 0) + idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lens[d] / avg));
+        if (matched) matched[d] = (matched[d] || 0) + idf;
+      }
+    });
+    return total;
+  }
+
+  function phraseEn(ix, text, phrase) {
+    var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+      return ix.forms[w] || w;
+    });
+    var k = phrase.length;
+    for (var i = 0; i < seq.length; i++) {
+      if (seq[i] !== phrase[0]) continue;
+      var j = i, ok = true;
+      for (var p = 1; p < k; p++) {
+        var win = seq.slice(j + 1, j + 4), at = win.indexOf(phrase[p]);
+        if (at < 0) { ok = false; break; }
+        j = j + 1 + at;
+      }
+      if (ok && j - i <= 2 * k) return 1.6;
+    }
+    return 1;
+  }
+
+  /* the query → {numbers: ranked rule numbers, fixed: corrected query or null} */
+  function search(ix, raw) {
+    var q = raw.replace(/\s+/g, " ").trim().slice(0, 200), pinned = [], fixed = null;
+    if (!q) return { numbers: [], fixed: null };
+    if (ix.lang === "zh") q = q.split("").map(function (c) { return ix.t2s[c] || c; }).join("");
+    var whole = wholeNumber(q);
+    if (whole && whole in ix.byNumber) {
+      pinned.push(whole);
+      ix.docs.forEach(function (d) {
+        if (d[0].indexOf(whole) === 0 && d[0] !== whole && /^[.a-z]/.test(d[0].slice(whole.length))) {
+          var rest = d[0].slice(whole.length);
+          if (/^[a-z]+$/.test(rest) || (/^\.\d+$/.test(rest))) pinned.push(d[0]);
+        }
+      });
+      return { numbers: pinned, fixed: null };
+    }
+    numbersIn(q).forEach(function (n) { if (n in ix.byNumber) pinned.push(n); });
+    var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
+    if (isEn) {
+      var words = q.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [];
+      var corrected = words.slice(), stems = [];
+      words.forEach(function (w, i) {
+        if (ix.stopSet[w]) return;
+        var r = stemOf(ix, w);
+        if (r[1]) corrected[i] = r[1];
+        stems.push(r[0]);
+      });
+      if (corrected.join(" ") !== words.join(" ")) fixed = corrected.join(" ");
+      terms = uniq(stems);
+      key = corrected.filter(function (w) { return !ix.stopSet[w]; }).map(singular).join(" ");
+      if (stems.length > 1) phrase = stems;
+    } else {
+      key = q.replace(/[\s\p{P}\p{S}_]+/gu, "").toLowerCase();
+      terms = uniq(segment(ix, q));
+      var runs = q.match(/[\u3400-\u9fff]{2,}/g) || [];
+      extra = uniq(bigrams(runs.join(" ")));
+      if (terms.length > 1 || !terms.length) phrase = runs;
+    }
+    (ix.pins[key] || []).forEach(function (n) { if (pinned.indexOf(n) < 0 && n in ix.byNumber) pinned.push(n); });
+    var sections = ix.sections[key] || [];
+    var scores = {}, matched = {};
+    var total = bm25(ix, ix.post, ix.len, ix.avg, terms, scores, matched);
+    if (extra.length && ix.bi) bm25(ix, ix.bi, ix.bilen, ix.biavg, extra, scores, null);
+    var ranked = [];
+    for (var d in scores) {
+      var cover = total ? (matched[d] || 0) / total : 0;
+      var s = scores[d] * (0.2 + 0.8 * Math.pow(cover, 3));
+      if (sections.length && sections.indexOf(ix.docs[d][0].split(".")[0]) >= 0) s *= 3;
+      ranked.push([+d, s]);
+    }
+    ranked.sort(function (a, b) { return b[1] - a[1]; });
+    ranked = ranked.slice(0, Math.max(POOL, LIMIT + pinned.length));
+    if (phrase.length) {
+      ranked.forEach(function (r) {
+        var text = ix.docs[r[0]][2];
+        r[1] *= isEn ? phraseEn(ix, text, phrase)
+          : (phrase.some(function (p) { return text.indexOf(p) >= 0; }) ? 1.6 : 1);
+      });
+      ranked.sort(function (a, b) { return b[1] - a[1]; });
+    }
+    var out = pinned.slice();
+    ranked.forEach(function (r) { var n = ix.docs[r[0]][0]; if (out.indexOf(n) < 0) out.push(n); });
+    return { numbers: out.slice(0, LIMIT), fixed: fixed };
+  }
+
+  function uniq(xs) { return xs.filter(function (x, i) { return x && xs.indexOf(x) === i; }); }
+
+  function href(lang, number) {
+    var sec = number.split(".")[0];
+    if (sec.length < 3) return "index.html#ch-" + sec;
+    return lang + "/" + sec + ".html" + (number === sec ? "" : "#" + number);
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  function render(ix, result, ms) {
+    var list = document.getElementById("hits"), html = [];
+    result.numbers.forEach(function (n) {
+      var d = ix.docs[ix.byNumber[n]], text = d[2].length > 240 ? d[2].slice(0, 239) + "…" : d[2];
+      html.push('<li class="hit" data-rule="' + esc(n) + '" lang="' + (ix.lang === "zh" ? "zh-Hans" : "en") +
+        '"><a class="num" href="' + esc(href(ix.lang, n)) + '">' + esc(n) + "</a> " +
+        (d[1] ? "<b>" + esc(d[1]) + "</b> " : "") + '<span class="x">' + esc(text) + "</span></li>");
+    });
+    list.innerHTML = html.join("");
+    var status = document.getElementById("status");
+    status.textContent = (result.fixed ? "Showing results for “" + result.fixed + "”. " : "") +
+      (result.numbers.length ? result.numbers.length + " hits" : "No hits") +
+      " · " + ix.lang + " " + ix.version + " · " + ms.toFixed(0) + " ms";
+  }
+
+  function run() {
+    var params = new URLSearchParams(location.search);
+    var q = params.get("q") || "", lang = params.get("lang") || "auto";
+    document.getElementById("q").value = q;
+    document.getElementById("lang").value = /^(en|zh|auto)$/.test(lang) ? lang : "auto";
+    if (!q.trim()) { document.body.dataset.done = "1"; return; }
+    if (lang !== "en" && lang !== "zh") lang = CJK.test(q) || /^\s*(规则|第)/.test(q) ? "zh" : "en";
+    var t0 = performance.now();
+    load(lang, function (ix) {
+      if (!ix) {
+        document.getElementById("status").textContent = "This pack has no " + lang + " index.";
+        document.body.dataset.done = "1";
+        return;
+      }
+      var result = search(ix, q), whole = wholeNumber(q);
+      if (whole && result.numbers[0] === whole) {
+        location.replace(href(ix.lang, whole));
+        return;
+      }
+      render(ix, result, performance.now() - t0);
+      document.body.dataset.done = "1";
+    });
+  }
+
+  window.crkbSearch = { search: search, segment: segment, load: load };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+  else run();
+})();
