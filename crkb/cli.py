@@ -294,6 +294,7 @@ def make_parser() -> argparse.ArgumentParser:
     from crkb import cli_more
 
     cli_more.register(sub)
+    __import__("crkb.cli_export").cli_export.register(sub)
     return p
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -48,16 +49,21 @@ def parse_langs(raw: str) -> list[str]:
     return list(dict.fromkeys(langs))
 
 
-def choose_versions(store: Store, version: str | None, langs: list[str]) -> dict[str, str]:
+def choose_versions(
+    store: Store, version: str | None, langs: list[str], required: bool = True
+) -> dict[str, str]:
     """lang → version: the release asked for (newest by default) in English, and the newest
-    Chinese translation not newer than it (a translation lags the English)."""
+    Chinese translation not newer than it (a translation lags the English). Unless `required`,
+    a language with no text that old is left out (the default pack of a release before any
+    translation is English only)."""
     out: dict[str, str] = {}
     release = store.resolve_version(version, "en" if "en" in langs else None)
     for lang in langs:
         ids = [v for v in store.version_ids(lang) if v <= release]
-        if not ids:
+        if ids:
+            out[lang] = ids[-1]
+        elif required or len(langs) == 1:
             raise NotFound(f"no {lang} text at or before {release} in the store")
-        out[lang] = ids[-1]
     return out
 
 
@@ -217,13 +223,14 @@ def export(
 ) -> Summary:
     """Write the pack of the current build in `data` to `dest` (atomically)."""
     start = time.perf_counter()
+    required = langs is not None
     langs = langs or list(LANGS)
     dest = Path(dest)
     _prepare_dest(dest)
     build = current_build(Path(data))
     store = Store(build / DB_NAME)
     try:
-        versions = choose_versions(store, version, langs)
+        versions = choose_versions(store, version, langs, required)
         progress(f"reading {', '.join(f'{k} {v}' for k, v in versions.items())}")
         texts = {lang: pages.make_text(store.document(v, lang)) for lang, v in versions.items()}
         raw_terms = store.derived("terms")
@@ -292,10 +299,13 @@ def pack_zip(data: Path) -> Path:
     target = packs / f"crkb-pack-{build.name}.zip"
     if target.exists():
         return target
-    with tempfile.TemporaryDirectory(dir=packs) as tmp:
-        export(data, Path(tmp) / "pack")
-        zip_folder(Path(tmp) / "pack", target)
-    for old in packs.glob("crkb-pack-*.zip"):
-        if old != target:
-            old.unlink(missing_ok=True)
+    with open(packs / ".lock", "w") as lock:  # one process makes it; the others wait, then read it
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not target.exists():
+            with tempfile.TemporaryDirectory(dir=packs) as tmp:
+                export(data, Path(tmp) / "pack")
+                zip_folder(Path(tmp) / "pack", target)
+            for old in packs.glob("crkb-pack-*.zip"):
+                if old != target:
+                    old.unlink(missing_ok=True)
     return target

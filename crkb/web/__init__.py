@@ -32,6 +32,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["crkb"] = Served(Path(app.config["DATA"]))
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(__import__("crkb.web.download").web.download.bp)
     errors.register(app)
     serving.register(app)
     return app
