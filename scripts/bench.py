@@ -145,9 +145,11 @@ def main() -> int:
         ("diff", "bench_diff.py"),
         ("checks", "bench_checks.py"),
         ("http", "bench_web.py"),
+        ("pack", "eval_pack.py"),
     ]:
         print(f"{name} …", flush=True)
-        res = extra(script, *([str(data)] if name == "http" else []))
+        args = {"http": [str(data)], "pack": ["--data", str(data)]}.get(name, [])
+        res = extra(script, *args)
         if res is not None:
             results[name] = res
             print(res)
@@ -207,6 +209,16 @@ def write_report(results: dict, corpus: Path) -> None:
             " 60 s per mix)",
             "",
             str(results["http"]),
+            "",
+        ]
+    if "pack" in results:
+        lines += [
+            "## offline pack (`python scripts/eval_pack.py`: its search in Chromium from file://,"
+            " beside the server's, on ../shared/eval)",
+            "",
+            "```",
+            str(results["pack"]),
+            "```",
             "",
         ]
     for name in ("search", "diff", "checks"):

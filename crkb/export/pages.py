@@ -87,7 +87,7 @@ def head(title: str, lang: str, prefix: str, extra: str = "") -> str:
     )
 
 
-def nav(lang: str, prefix: str, other: str | None = None) -> str:
+def nav(lang: str, prefix: str, other: str | None = None, find: bool = True) -> str:
     """The bar on every page: contents, glossary, keywords, the other language, a search box."""
     ui = UI.get(lang, UI["en"])
     parts = [
@@ -97,6 +97,8 @@ def nav(lang: str, prefix: str, other: str | None = None) -> str:
     ]
     if other:
         parts.append(other)
+    if not find:
+        return '<header class="bar"><nav>' + " ".join(parts) + "</nav></header>\n"
     return (
         '<header class="bar"><nav>' + " ".join(parts) + "</nav>"
         f'<form class="find" action="{prefix}search.html" method="get" role="search">'
@@ -130,8 +132,9 @@ def _rule_html(r: Rule, text: Text, other: Text | None) -> str:
         return rule_href(text, target, prefix)
 
     refs = text.refs.get(r.number, [])
-    body = links.linked(r.text, refs, href, text.terms, glossary, seen)
     title = f' <b class="t">{escape(r.title)}</b>' if r.title and r.kind != "section" else ""
+    same = bool(title) and r.text.strip() == (r.title or "").strip()  # a titled rule's text
+    body = "" if same else links.linked(r.text, refs, href, text.terms, glossary, seen)
     examples = "".join(
         f'<p class="ex">{links.linked(e, refs, href, text.terms, glossary, seen)}</p>'
         for e in r.examples
@@ -300,7 +303,7 @@ def search_page(langs: list[str]) -> str:
     return (
         head("Search · 搜索", "en", "", '<script src="assets/search.js" defer></script>\n')
         + "<body>\n"
-        + nav("en", "")
+        + nav("en", "", find=False)
         + f'<main class="search" id="search" {data}>\n'
         '<form class="big" id="searchform" action="search.html" method="get" role="search">'
         '<input type="search" name="q" id="q" placeholder="deathtouch · 死触 · 702.2"'

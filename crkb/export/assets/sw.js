@@ -19,7 +19,7 @@ self.addEventListener("activate", function (event) {
 });
 
 self.addEventListener("fetch", function (event) {
-  if (event.request.method !== "GET") return;
+  if (event.request.method !== "GET" || new URL(event.request.url).origin !== self.location.origin) return;
   event.respondWith(caches.open(CACHE).then(function (cache) {
     return cache.match(event.request, { ignoreSearch: true }).then(function (hit) {
       return hit || fetch(event.request);
