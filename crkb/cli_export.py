@@ -30,13 +30,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's own generic
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `export` command to the `crkb` parser."""
     p = sub.add_parser("export", help="write the offline pack (a static site) of the current build")
     p.add_argument("dir", help="folder to write (new, empty, or an earlier pack)")
     p.add_argument("--version", help="release id, alias or latest (default: the newest)")
     p.add_argument(
-        "--lang", help="languages: en,zh (default; zh left out before the first translation), en, zh"
+        "--lang",
+        help="languages: en,zh (default; zh left out before the first translation), en, zh",
     )
     p.add_argument("--data", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_export)

@@ -42,7 +42,8 @@ def read_queries(path: Path) -> list[Row]:
 def relevant_hit(number: str, relevant: set[str]) -> bool:
     """The number is listed, or is a lettered subrule of a listed one (702.2b of 702.2)."""
     return number in relevant or (
-        bool(re.search(r"\d[a-z]+$", number)) and number.rstrip("abcdefghijklmnopqrstuvwxyz") in relevant
+        bool(re.search(r"\d[a-z]+$", number))
+        and number.rstrip("abcdefghijklmnopqrstuvwxyz") in relevant
     )
 
 
@@ -79,7 +80,10 @@ def main(argv: list[str] | None = None) -> int:
         "--queries",
         type=Path,
         nargs="+",
-        default=[ROOT.parent / "shared/eval/queries.tsv", ROOT.parent / "shared/eval/questions.tsv"],
+        default=[
+            ROOT.parent / "shared/eval/queries.tsv",
+            ROOT.parent / "shared/eval/questions.tsv",
+        ],
     )
     ap.add_argument("--pack", type=Path, help="an exported pack to use instead of exporting")
     ap.add_argument("--misses", action="store_true", help="list the queries the pack ranks lower")
@@ -98,8 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         if pack is None:
             summary = export(data, Path(tmp) / "pack")
             pack = summary.dest
-            print(f"pack: {summary.bytes / 1e6:.1f} MB, {summary.files} files (target ≤ 20 MB);"
-                  f" export {summary.seconds:.1f}s (target ≤ 60 s)")
+            print(
+                f"pack: {summary.bytes / 1e6:.1f} MB, {summary.files} files (target ≤ 20 MB);"
+                f" export {summary.seconds:.1f}s (target ≤ 60 s)"
+            )
         searcher = Searcher(current_build(Path(data)) / "index")
         times: list[float] = []
         with sync_playwright() as p:
@@ -121,19 +127,26 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path.name}: n={a['n']}")
                 for metric in ("mrr@10", "recall@5"):
                     ratio = a[metric] / b[metric] if b[metric] else float("nan")
-                    print(f"  {metric:9} pack {a[metric]:.3f}  server {b[metric]:.3f}"
-                          f"  ratio {ratio:.2f} (target ≥ 0.85)")
+                    print(
+                        f"  {metric:9} pack {a[metric]:.3f}  server {b[metric]:.3f}"
+                        f"  ratio {ratio:.2f} (target ≥ 0.85)"
+                    )
                 if args.misses:
                     for (_l, got, rel), (_l2, srv, _r), row in zip(mine, server, rows, strict=True):
                         r1 = scores([("", got, rel)])["mrr@10"]
                         r2 = scores([("", srv, rel)])["mrr@10"]
                         if r1 < r2:
-                            print(f"  lower {row[0]} {row[2]!r}: want {sorted(rel)},"
-                                  f" pack {got[:5]}, server {srv[:5]}")
+                            print(
+                                f"  lower {row[0]} {row[2]!r}: want {sorted(rel)},"
+                                f" pack {got[:5]}, server {srv[:5]}"
+                            )
             browser.close()
         times.sort()
-        print(f"search, page load included: p50 {statistics.median(times):.0f} ms"
-              f" p95 {times[int(len(times) * 0.95) - 1]:.0f} ms over {len(times)} (target p50 ≤ 500 ms)")
+        print(
+            f"search, page load included: p50 {statistics.median(times):.0f} ms"
+            f" p95 {times[int(len(times) * 0.95) - 1]:.0f} ms over {len(times)}"
+            " (target p50 ≤ 500 ms)"
+        )
         if errors:
             print(f"script errors: {errors}")
             return 1

@@ -17,7 +17,9 @@ from crkb.model import Document, GlossaryEntry, Reference, Rule
 
 
 def test_references_and_first_glossary_use_become_relative_links():
-    terms = links.glossary_terms([("Deathtouch", "A keyword ability."), ("Old (Obsolete)", "")], "en")
+    terms = links.glossary_terms(
+        [("Deathtouch", "A keyword ability."), ("Old (Obsolete)", "")], "en"
+    )
     refs = [Reference("702.2b", "704", "704"), Reference("702.2b", "999.1", "999.1", dangling=True)]
     html = links.linked(
         "Deathtouch and deathtouch; see rule 704 and 999.1 and 7040.",
@@ -45,8 +47,15 @@ def test_traditional_table_keeps_only_characters_the_pack_uses():
 
 
 def _doc(lang: str, rules: list[Rule], glossary: list[GlossaryEntry], refs: list[Reference]):
-    return Document(lang=lang, version="2024-01-01", source="x", format="txt", rules=rules,
-                    glossary=glossary, references=refs)
+    return Document(
+        lang=lang,
+        version="2024-01-01",
+        source="x",
+        format="txt",
+        rules=rules,
+        glossary=glossary,
+        references=refs,
+    )
 
 
 def test_a_glossary_term_pins_the_subrule_that_defines_it_first():
@@ -151,12 +160,29 @@ def test_the_service_worker_lists_every_file(pack: Path):
 
 @pytest.mark.archive
 def test_an_older_release_before_any_translation_is_english_only(archive_build, tmp_path, capsys):
-    assert main(["export", str(tmp_path / "p"), "--data", str(archive_build), "--version",
-                 "2019-01-25"]) == 0
+    assert (
+        main(
+            ["export", str(tmp_path / "p"), "--data", str(archive_build), "--version", "2019-01-25"]
+        )
+        == 0
+    )
     assert "pack of 2019-01-25 (en 2019-01-25)" in capsys.readouterr().out
     assert not (tmp_path / "p" / "zh").exists()
-    assert main(["export", str(tmp_path / "q"), "--data", str(archive_build), "--version",
-                 "2019-01-25", "--lang", "en,zh"]) == 2
+    assert (
+        main(
+            [
+                "export",
+                str(tmp_path / "q"),
+                "--data",
+                str(archive_build),
+                "--version",
+                "2019-01-25",
+                "--lang",
+                "en,zh",
+            ]
+        )
+        == 2
+    )
     assert "no zh text at or before 2019-01-25" in capsys.readouterr().err
 
 
@@ -203,7 +229,12 @@ def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
     assert "attachment" in got.headers["Content-Disposition"]
     names = zipfile.ZipFile(io.BytesIO(got.data)).namelist()
     top = names[0].split("/")[0]
-    assert {f"{top}/index.html", f"{top}/search.html", f"{top}/en/702.html", f"{top}/zh/702.html"} <= set(names)
+    assert {
+        f"{top}/index.html",
+        f"{top}/search.html",
+        f"{top}/en/702.html",
+        f"{top}/zh/702.html",
+    } <= set(names)
     again = client.get("/pack.zip")  # kept beside the builds, not made again
     assert again.data == got.data
     assert len(list((archive_build / "packs").glob("*.zip"))) == 1

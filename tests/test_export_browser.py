@@ -1,4 +1,4 @@
-"""The offline pack in Debian's Chromium: from file://, at phone width, and offline after one visit."""
+"""The offline pack in Chromium: from file://, at phone width, and offline after one visit."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_search_from_a_folder_in_both_languages(page, pack):
     hits = _search(page, base, "trample", "en")
     assert hits[0].startswith("702.19") and len(hits) > 3
     assert page.locator(".hit").first.get_attribute("data-rule") == hits[0]
-    page.click(f".hit a.num >> nth=0")
+    page.click(".hit a.num >> nth=0")
     page.wait_for_url("**/en/702.html#702.19*")
     page.screenshot(path=str(SHOTS / "pack-search-hit.png"))
 
@@ -110,14 +110,23 @@ def test_navigation_contents_reference_and_the_other_language(page, pack):
 
 def test_phone_width_has_no_horizontal_scrolling(browser, pack):
     context = browser.new_context(
-        viewport={"width": 375, "height": 812}, device_scale_factor=2, is_mobile=True, has_touch=True
+        viewport={"width": 375, "height": 812},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
     )
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        for path in ("index.html", "en/702.html", "zh/702.html", "en/glossary.html",
-                     "zh/keywords.html", "search.html?q=%E6%AD%BB%E8%A7%A6"):
+        for path in (
+            "index.html",
+            "en/702.html",
+            "zh/702.html",
+            "en/glossary.html",
+            "zh/keywords.html",
+            "search.html?q=%E6%AD%BB%E8%A7%A6",
+        ):
             pg.goto(pack.as_uri() + "/" + path)
             pg.wait_for_load_state("load")
             wide = pg.evaluate("document.scrollingElement.scrollWidth")
@@ -138,7 +147,16 @@ def _free_port() -> int:
 def served(pack):
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(pack)],
+        [
+            sys.executable,
+            "-m",
+            "http.server",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+            str(pack),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

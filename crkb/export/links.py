@@ -1,4 +1,4 @@
-"""Rule text to pack HTML: cross-references and first uses of glossary terms become relative links."""
+"""Rule text to pack HTML: references and first uses of glossary terms become relative links."""
 
 from __future__ import annotations
 
@@ -86,7 +86,9 @@ def _terms_html(text: str, terms: Terms, seen: set[str], glossary_href: str) -> 
             continue
         seen.add(target)
         out.append(escape(text[last : m.start()], quote=False))
-        out.append(f'<a class="term" href="{glossary_href}#{escape(target)}">{escape(m.group(0))}</a>')
+        out.append(
+            f'<a class="term" href="{glossary_href}#{escape(target)}">{escape(m.group(0))}</a>'
+        )
         last = m.end()
     out.append(escape(text[last:], quote=False))
     return "".join(out)

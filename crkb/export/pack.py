@@ -79,7 +79,9 @@ def _png(size: int) -> bytes:
     raw = zlib.compress(b"".join(rows), 9)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     ihdr = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
@@ -168,7 +170,9 @@ def write_pages(
     return counts
 
 
-def write_search(root: Path, build: Path, texts: dict[str, pages.Text], terms: dict[str, str]) -> None:
+def write_search(
+    root: Path, build: Path, texts: dict[str, pages.Text], terms: dict[str, str]
+) -> None:
     """data/search-<lang>.js, made with the server's analysers and its Chinese dictionary."""
     from crkb.search import analysis
     from crkb.search.index import USERDICT
@@ -183,14 +187,14 @@ def write_search(root: Path, build: Path, texts: dict[str, pages.Text], terms: d
         try:
             words = (build / "index" / USERDICT).read_text(encoding="utf-8").split()
         except OSError as e:
-            raise StoreError(f"{build / 'index'}: no search dictionary ({e}); run `crkb build`") from None
+            raise StoreError(
+                f"{build / 'index'}: no search dictionary ({e}); run `crkb build`"
+            ) from None
         import opencc
 
         cutter = analysis.ChineseCutter(sorted(set(words)))
         via = searchdata.via_english(texts["en"].doc if "en" in texts else None, terms)
-        index = searchdata.chinese_index(
-            texts["zh"].doc, cutter, opencc.OpenCC("t2s").convert, via
-        )
+        index = searchdata.chinese_index(texts["zh"].doc, cutter, opencc.OpenCC("t2s").convert, via)
         (data / "search-zh.js").write_text(data_script("zh", index), "utf-8")
 
 
@@ -259,9 +263,7 @@ def export(
         digest = hashlib.sha256()
         for f in files:
             digest.update(f.encode() + b"\0" + (tmp / f).read_bytes())
-        (tmp / "sw.js").write_text(
-            service_worker(["./", *files], digest.hexdigest()[:12]), "utf-8"
-        )
+        (tmp / "sw.js").write_text(service_worker(["./", *files], digest.hexdigest()[:12]), "utf-8")
         os.chmod(tmp, 0o755)
         _replace(tmp, dest)
     except BaseException:

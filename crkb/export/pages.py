@@ -1,4 +1,4 @@
-"""The pack's HTML pages, as pure functions of the documents (relative links only, no request out)."""
+"""The pack's HTML pages, pure functions of the documents (relative links only, no request out)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,8 @@ def rule_href(text: Text, number: str, prefix: str) -> str | None:
 def head(title: str, lang: str, prefix: str, extra: str = "") -> str:
     """The document head: the pack's own style, manifest and script, nothing from elsewhere."""
     return (
-        f'<!doctype html>\n<html lang="{HTML_LANG.get(lang, lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f'<!doctype html>\n<html lang="{HTML_LANG.get(lang, lang)}">\n'
+        '<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(title)}</title>\n"
         f'<link rel="stylesheet" href="{prefix}assets/style.css">\n'
@@ -170,7 +171,8 @@ def section_page(
         head(f"{sec} {section.title or section.text}", lang, "../")
         + "<body>\n"
         + nav(lang, "../", switch)
-        + f'<main class="rules" data-section="{escape(sec)}" data-version="{escape(text.doc.version)}">\n'
+        + f'<main class="rules" data-section="{escape(sec)}"'
+        + f' data-version="{escape(text.doc.version)}">\n'
         + "".join(_rule_html(r, text, other) for r in rules)
         + f'<p class="steps">{" ".join(steps)}</p>\n</main>\n</body>\n</html>\n'
     )
@@ -179,7 +181,7 @@ def section_page(
 def _contents(text: Text) -> str:
     out = [
         f'<section class="col" lang="{HTML_LANG[text.lang]}"><h2>{LANG_NAMES[text.lang]}'
-        f" <small>{escape(text.doc.version)}</small></h2>\n<ol class=\"contents\">\n"
+        f' <small>{escape(text.doc.version)}</small></h2>\n<ol class="contents">\n'
     ]
     for ch in text.chapters:
         out.append(
@@ -283,7 +285,10 @@ def keywords_page(text: Text, other: Text | None) -> str:
         head_rule = next((r for r in text.sections if r.number == sec), None)
         if head_rule is None:
             continue
-        out.append(f"<h2>{escape(sec)}. {escape(head_rule.title or head_rule.text)}</h2>\n<ul class=\"kw\">\n")
+        out.append(
+            f"<h2>{escape(sec)}. {escape(head_rule.title or head_rule.text)}</h2>\n"
+            '<ul class="kw">\n'
+        )
         for r in rules:
             if not r.title:
                 continue

@@ -81,7 +81,9 @@ def _english_definer(rule_text: str, key: str) -> bool:
     return head == stems and len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in _DETERMINERS
 
 
-def pins(doc: Document, via: dict[str, list[str]] | None = None) -> tuple[Json, Json]:
+def pins(
+    doc: Document, via: dict[str, list[str]] | None = None
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """Term key → rule numbers a glossary entry or rule title names (a defining subrule of an
     untitled target first), and term key → sections a glossary entry points to as a whole.
     `via`: for Chinese, keys the Chinese glossary lacks, answered by the English one."""
@@ -107,10 +109,10 @@ def pins(doc: Document, via: dict[str, list[str]] | None = None) -> tuple[Json, 
     for key, targets in numbers.items():
         pinned: list[str] = []
         for t in targets:
-            r = rules.get(t)
-            if r is None:
+            target = rules.get(t)
+            if target is None:
                 continue
-            if not r.title:
+            if not target.title:
                 for c in sorted(children.get(t, []), key=lambda x: sort_key(x.number)):
                     defines = (
                         _english_definer(c.text, key)

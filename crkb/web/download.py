@@ -1,4 +1,4 @@
-"""The offline pack of the build being served, as a zip download (made once per build, then kept)."""
+"""The offline pack of the build being served as a zip download (made once per build, then kept)."""
 
 from __future__ import annotations
 
