@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 import zipfile
 from pathlib import Path
 
@@ -238,3 +239,17 @@ def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
     again = client.get("/pack.zip")  # kept beside the builds, not made again
     assert again.data == got.data
     assert len(list((archive_build / "packs").glob("*.zip"))) == 1
+
+
+def test_the_servers_question_words_go_into_the_pack(monkeypatch):
+    import types
+
+    fake = types.ModuleType("crkb.search.question")
+    fake.EN_FILLER = frozenset(["what", "how"])  # type: ignore[attr-defined]
+    fake.EN_SOFT = frozenset(["can"])  # type: ignore[attr-defined]
+    fake.ZH_FILLER = frozenset(["吗"])  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crkb.search.question", fake)
+    doc = _doc("en", [Rule("100.1", "rule", "Players can attack.")], [], [])
+    index = searchdata.english_index(doc)
+    assert index["filler"] == ["how", "what"] and index["soft"] == ["can"]
+    assert searchdata.query_words("zh") == (["吗"], [])

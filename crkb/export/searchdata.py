@@ -7,6 +7,7 @@ server's index); the browser only looks query words up in the vocabulary shipped
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -139,6 +140,20 @@ def t2s_table(chars: set[str], convert: Callable[[str], str]) -> dict[str, str]:
     return {t: s for t, s in zip(codes, converted, strict=True) if s != t and s in chars}
 
 
+def query_words(lang: str) -> tuple[list[str], list[str]]:
+    """(words the browser drops from a query, words that count a little in it): the server's
+    question vocabulary (`crkb.search.question`: EN_/ZH_ FILLER and SOFT) when this crkb has one,
+    so both searches read a question the same way; none otherwise."""
+    try:
+        question = importlib.import_module("crkb.search.question")
+    except ImportError:
+        return [], []
+    prefix = "EN" if lang == "en" else "ZH"
+    filler = getattr(question, f"{prefix}_FILLER", ())
+    soft = getattr(question, f"{prefix}_SOFT", ())
+    return sorted(str(w) for w in filler), sorted(str(w) for w in soft)
+
+
 def english_index(doc: Document) -> Json:
     """The English index: documents, postings, word → stem forms, pins."""
     titled = {r.number: r.title for r in doc.rules if r.title}
@@ -155,7 +170,10 @@ def english_index(doc: Document) -> Json:
                     forms[w] = analysis.stem(w)
     post, lengths = postings(per_doc)
     pinned, sections = pins(doc)
+    filler, soft = query_words("en")
     return {
+        "filler": filler,
+        "soft": soft,
         "lang": "en",
         "version": doc.version,
         "docs": docs,
@@ -193,7 +211,10 @@ def chinese_index(
     post, lengths = postings(per_doc)
     bipost, bilen = postings(per_bi)
     pinned, sections = pins(doc, via)
+    filler, soft = query_words("zh")
     return {
+        "filler": filler,
+        "soft": soft,
         "lang": "zh",
         "version": doc.version,
         "docs": docs,

@@ -3,7 +3,7 @@
    resolved against it); Chinese is segmented against the index's own vocabulary. */
 (function () {
   "use strict";
-  var K1 = 1.2, B = 0.75, LIMIT = 20, POOL = 30;
+  var K1 = 1.2, B = 0.75, LIMIT = 20, POOL = 30, SOFT = 0.3;
   var store = (window.CRKB_SEARCH = window.CRKB_SEARCH || {});
   var ready = {};
   var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
@@ -26,8 +26,9 @@
     ix.docs.forEach(function (d, i) { ix.byNumber[d[0]] = i; });
     ix.avg = mean(ix.len);
     if (ix.bilen) ix.biavg = mean(ix.bilen);
-    ix.stopSet = {};
-    (ix.stop || []).forEach(function (w) { ix.stopSet[w] = 1; });
+    ix.stopSet = set(ix.stop);
+    ix.fillerSet = set(ix.filler);
+    ix.softSet = set(ix.soft);
     if (ix.lang === "zh") {
       ix.total = 0;
       ix.maxLen = 1;
@@ -38,6 +39,18 @@
     }
     ix.ready = true;
     return ix;
+  }
+
+  function set(xs) {
+    var out = {};
+    (xs || []).forEach(function (w) { out[w] = 1; });
+    return out;
+  }
+
+  /* question words are dropped (unless nothing else is left), softer words count a little */
+  function weigh(ix, words) {
+    var kept = words.filter(function (w) { return !ix.fillerSet[w]; });
+    return (kept.length ? kept : words).map(function (w) { return [w, ix.softSet[w] ? SOFT : 1]; });
   }
 
   function mean(xs) {
@@ -140,12 +153,13 @@
     return out;
   }
 
+  /* terms: [term, weight] pairs; returns the summed weight of the terms the index knows */
   function bm25(ix, post, lens, avg, terms, scores, matched) {
     var n = ix.docs.length, total = 0;
-    terms.forEach(function (t) {
-      var p = post[t];
+    terms.forEach(function (tw) {
+      var p = post[tw[0]];
       if (!p) return;
-      var idf = Math.log(1 + (n - p.length / 2 + 0.5) / (p.length / 2 + 0.5));
+      var idf = tw[1] * Math.log(1 + (n - p.length / 2 + 0.5) / (p.length / 2 + 0.5));
       total += idf;
       for (var i = 0; i < p.length; i += 2) {
         var d = p[i], tf = p[i + 1];
@@ -194,22 +208,28 @@
     var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
     if (isEn) {
       var words = q.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [];
-      var corrected = words.slice(), stems = [];
+      var corrected = words.slice(), stems = {};
       words.forEach(function (w, i) {
-        if (ix.stopSet[w]) return;
+        if (ix.stopSet[w] || ix.fillerSet[w]) return;
         var r = stemOf(ix, w);
         if (r[1]) corrected[i] = r[1];
-        stems.push(r[0]);
+        stems[corrected[i]] = r[0];
       });
       if (corrected.join(" ") !== words.join(" ")) fixed = corrected.join(" ");
-      terms = uniq(stems);
-      key = corrected.filter(function (w) { return !ix.stopSet[w]; }).map(singular).join(" ");
-      if (stems.length > 1) phrase = stems;
+      var content = corrected.filter(function (w) { return !ix.stopSet[w]; });
+      terms = weigh(ix, uniq(content)).map(function (tw) {
+        return [stems[tw[0]] || stemOf(ix, tw[0])[0], tw[1]];
+      });
+      key = content.map(singular).join(" ");
+      var asked = content.filter(function (w) { return !ix.fillerSet[w]; }).map(singular).join(" ");
+      if (!ix.pins[key] && !ix.sections[key] && asked) key = asked;
+      var stemList = terms.map(function (tw) { return tw[0]; });
+      if (stemList.length > 1) phrase = stemList;
     } else {
       key = q.replace(/[\s\p{P}\p{S}_]+/gu, "").toLowerCase();
-      terms = uniq(segment(ix, q));
+      terms = weigh(ix, uniq(segment(ix, q)));
       var runs = q.match(/[\u3400-\u9fff]{2,}/g) || [];
-      extra = uniq(bigrams(runs.join(" ")));
+      extra = uniq(bigrams(runs.join(" "))).map(function (g) { return [g, 1]; });
       if (terms.length > 1 || !terms.length) phrase = runs;
     }
     (ix.pins[key] || []).forEach(function (n) { if (pinned.indexOf(n) < 0 && n in ix.byNumber) pinned.push(n); });
