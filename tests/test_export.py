@@ -152,7 +152,7 @@ def test_the_service_worker_lists_every_file(pack: Path):
     sw = (pack / "sw.js").read_text()
     files = json.loads(re.search(r"var FILES = (\[.*?\]);", sw).group(1))
     on_disk = {p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file()}
-    assert set(files) - {"./"} == on_disk - {"sw.js"}
+    assert set(files) == on_disk - {"sw.js"}
     manifest = json.loads((pack / "manifest.webmanifest").read_text())
     assert manifest["display"] == "standalone"
     assert {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}

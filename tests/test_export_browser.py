@@ -186,6 +186,8 @@ def test_offline_after_one_visit(browser, served):
         manifest = pg.evaluate("document.querySelector('link[rel=manifest]').href")
         assert manifest == served + "/manifest.webmanifest"
         context.set_offline(True)
+        pg.goto(served + "/")
+        assert "Comprehensive Rules" in pg.inner_text("h1")
         pg.goto(served + "/en/702.html#702.2")
         assert "Deathtouch" in pg.inner_text("[id='702.2']")
         assert _search(pg, served, "死触")[0] == "702.2"

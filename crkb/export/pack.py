@@ -263,7 +263,7 @@ def export(
         digest = hashlib.sha256()
         for f in files:
             digest.update(f.encode() + b"\0" + (tmp / f).read_bytes())
-        (tmp / "sw.js").write_text(service_worker(["./", *files], digest.hexdigest()[:12]), "utf-8")
+        (tmp / "sw.js").write_text(service_worker(files, digest.hexdigest()[:12]), "utf-8")
         os.chmod(tmp, 0o755)
         _replace(tmp, dest)
     except BaseException:

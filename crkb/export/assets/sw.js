@@ -21,7 +21,9 @@ self.addEventListener("activate", function (event) {
 self.addEventListener("fetch", function (event) {
   if (event.request.method !== "GET" || new URL(event.request.url).origin !== self.location.origin) return;
   event.respondWith(caches.open(CACHE).then(function (cache) {
-    return cache.match(event.request, { ignoreSearch: true }).then(function (hit) {
+    var url = new URL(event.request.url);
+    var asked = /\/$/.test(url.pathname) ? new Request(url.origin + url.pathname + "index.html") : event.request;
+    return cache.match(asked, { ignoreSearch: true }).then(function (hit) {
       return hit || fetch(event.request);
     });
   }));
