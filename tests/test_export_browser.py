@@ -68,6 +68,7 @@ def test_search_from_a_folder_in_both_languages(page, pack):
     hits = _search(page, base, "trample", "en")
     assert hits[0].startswith("702.19") and len(hits) > 3
     assert page.locator(".hit").first.get_attribute("data-rule") == hits[0]
+    assert page.locator(".hit mark").first.inner_text().lower().startswith("trampl")
     page.click(".hit a.num >> nth=0")
     page.wait_for_url("**/en/702.html#702.19*")
     page.screenshot(path=str(SHOTS / "pack-search-hit.png"))

@@ -224,14 +224,15 @@ def export(
     version: str | None = None,
     langs: list[str] | None = None,
     progress: Callable[[str], None] = lambda _m: None,
+    build: Path | None = None,
 ) -> Summary:
-    """Write the pack of the current build in `data` to `dest` (atomically)."""
+    """Write the pack of the current build in `data` (or of `build`) to `dest` (atomically)."""
     start = time.perf_counter()
     required = langs is not None
     langs = langs or list(LANGS)
     dest = Path(dest)
     _prepare_dest(dest)
-    build = current_build(Path(data))
+    build = build or current_build(Path(data))
     store = Store(build / DB_NAME)
     try:
         versions = choose_versions(store, version, langs, required)
@@ -305,7 +306,7 @@ def pack_zip(data: Path) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not target.exists():
             with tempfile.TemporaryDirectory(dir=packs) as tmp:
-                export(data, Path(tmp) / "pack")
+                export(data, Path(tmp) / "pack", build=build)
                 zip_folder(Path(tmp) / "pack", target)
             for old in packs.glob("crkb-pack-*.zip"):
                 if old != target:

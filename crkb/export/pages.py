@@ -180,7 +180,8 @@ def section_page(
 
 def _contents(text: Text) -> str:
     out = [
-        f'<section class="col" lang="{HTML_LANG[text.lang]}"><h2>{LANG_NAMES[text.lang]}'
+        f'<section class="col" id="toc-{text.lang}" lang="{HTML_LANG[text.lang]}">'
+        f"<h2>{LANG_NAMES[text.lang]}"
         f' <small>{escape(text.doc.version)}</small></h2>\n<ol class="contents">\n'
     ]
     for ch in text.chapters:
@@ -214,6 +215,9 @@ def index_page(texts: list[Text], release: str, made: str) -> str:
         ' <span lang="zh-Hans">万智牌完整规则</span></h1>\n'
         f'<p class="release" data-release="{escape(release)}">Release {escape(release)}'
         f" ({escape(versions)}). Offline pack made by crkb on {escape(made)}.</p>\n"
+        + '<p class="jump">'
+        + " · ".join(f'<a href="#toc-{t.lang}">{LANG_NAMES[t.lang]}</a>' for t in texts)
+        + "</p>\n"
         f'<div class="cols n{len(texts)}">\n'
         + "".join(_contents(t) for t in texts)
         + "</div>\n</main>\n</body>\n</html>\n"

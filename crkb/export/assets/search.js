@@ -191,7 +191,7 @@
   /* the query → {numbers: ranked rule numbers, fixed: corrected query or null} */
   function search(ix, raw) {
     var q = raw.replace(/\s+/g, " ").trim().slice(0, 200), pinned = [], fixed = null;
-    if (!q) return { numbers: [], fixed: null };
+    if (!q) return { numbers: [], fixed: null, marks: [] };
     if (ix.lang === "zh") q = q.split("").map(function (c) { return ix.t2s[c] || c; }).join("");
     var whole = wholeNumber(q);
     if (whole && whole in ix.byNumber) {
@@ -202,7 +202,7 @@
           if (/^[a-z]+$/.test(rest) || (/^\.\d+$/.test(rest))) pinned.push(d[0]);
         }
       });
-      return { numbers: pinned, fixed: null };
+      return { numbers: pinned, fixed: null, marks: [] };
     }
     numbersIn(q).forEach(function (n) { if (n in ix.byNumber) pinned.push(n); });
     var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
@@ -256,7 +256,25 @@
     }
     var out = pinned.slice();
     ranked.forEach(function (r) { var n = ix.docs[r[0]][0]; if (out.indexOf(n) < 0) out.push(n); });
-    return { numbers: out.slice(0, LIMIT), fixed: fixed };
+    return { numbers: out.slice(0, LIMIT), fixed: fixed, marks: terms.map(function (tw) { return tw[0]; }) };
+  }
+
+  /* a hit's text escaped, the query's words marked (English by stem, Chinese by word) */
+  function marked(ix, text, marks) {
+    var want = set(marks);
+    if (ix.lang === "en") {
+      return text.split(/([A-Za-z0-9]+)/).map(function (part, i) {
+        var w = part.toLowerCase();
+        return i % 2 && want[ix.forms[w] || w] ? "<mark>" + esc(part) + "</mark>" : esc(part);
+      }).join("");
+    }
+    var words = marks.filter(function (w) { return w.length > 1; })
+      .sort(function (a, b) { return b.length - a.length; })
+      .map(function (w) { return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); });
+    if (!words.length) return esc(text);
+    return text.split(new RegExp("(" + words.join("|") + ")")).map(function (part, i) {
+      return i % 2 ? "<mark>" + esc(part) + "</mark>" : esc(part);
+    }).join("");
   }
 
   function uniq(xs) { return xs.filter(function (x, i) { return x && xs.indexOf(x) === i; }); }
@@ -279,7 +297,8 @@
       var d = ix.docs[ix.byNumber[n]], text = d[2].length > 240 ? d[2].slice(0, 239) + "…" : d[2];
       html.push('<li class="hit" data-rule="' + esc(n) + '" lang="' + (ix.lang === "zh" ? "zh-Hans" : "en") +
         '"><a class="num" href="' + esc(href(ix.lang, n)) + '">' + esc(n) + "</a> " +
-        (d[1] ? "<b>" + esc(d[1]) + "</b> " : "") + '<span class="x">' + esc(text) + "</span></li>");
+        (d[1] ? "<b>" + esc(d[1]) + "</b> " : "") + '<span class="x">' +
+        marked(ix, text, result.marks || []) + "</span></li>");
     });
     list.innerHTML = html.join("");
     var status = document.getElementById("status");
