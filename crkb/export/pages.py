@@ -109,18 +109,15 @@ def nav(lang: str, prefix: str, other: str | None = None, find: bool = True) -> 
     )
 
 
-def _other_link(other: Text | None, number: str, prefix: str, label: bool = True) -> str:
-    if other is None:
-        return ""
-    url = rule_href(other, number, prefix)
-    if url is None:
+def _other_link(other: Text | None, number: str, prefix: str) -> str:
+    """The small link from a rule to the same rule in the other language ("" if it lacks it)."""
+    url = rule_href(other, number, prefix) if other else None
+    if other is None or url is None:
         return ""
     name = "中文" if other.lang == "zh" else "EN"
     return (
         f'<a class="other" href="{escape(url)}" lang="{HTML_LANG[other.lang]}"'
         f' title="{escape(number)} {LANG_NAMES[other.lang]}">{name}</a>'
-        if label
-        else escape(url)
     )
 
 
@@ -155,9 +152,9 @@ def section_page(
     """One section in one language: every rule an element whose id is its number."""
     lang = text.lang
     sec = section.number
-    other_url = _other_link(other, sec, "../", label=False)
+    other_url = rule_href(other, sec, "../") if other else None
     switch = (
-        f'<a class="other" href="{other_url}">{"中文" if lang == "en" else "English"}</a>'
+        f'<a class="other" href="{escape(other_url)}">{"中文" if lang == "en" else "English"}</a>'
         if other_url
         else ""
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable
 
 from crkb.model import Document, Rule
@@ -239,20 +238,4 @@ def via_english(en: Document | None, terms: dict[str, str]) -> dict[str, list[st
         got = en_pins.get(en_key)
         if got and zh_key:
             out[zh_key] = list(got)
-    return out
-
-
-def vocabulary_size(index: Json) -> int:
-    """How many distinct terms an index holds (for the export summary)."""
-    post = index.get("post")
-    return len(post) if isinstance(post, dict) else 0
-
-
-def frequencies(index: Json) -> Counter[str]:
-    """Document frequency of every term (what the browser's segmenter weighs words by)."""
-    post = index.get("post")
-    out: Counter[str] = Counter()
-    if isinstance(post, dict):
-        for term, flat in post.items():
-            out[term] = len(flat) // 2
     return out
