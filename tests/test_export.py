@@ -241,15 +241,25 @@ def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
     assert len(list((archive_build / "packs").glob("*.zip"))) == 1
 
 
-def test_the_servers_question_words_go_into_the_pack(monkeypatch):
+def test_the_servers_question_vocabulary_goes_into_the_pack(monkeypatch):
     import types
 
-    fake = types.ModuleType("crkb.search.question")
-    fake.EN_FILLER = frozenset(["what", "how"])  # type: ignore[attr-defined]
-    fake.EN_SOFT = frozenset(["can"])  # type: ignore[attr-defined]
-    fake.ZH_FILLER = frozenset(["吗"])  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "crkb.search.question", fake)
+    question = types.ModuleType("crkb.search.question")
+    question.EN_FILLER = frozenset(["what", "how"])  # type: ignore[attr-defined]
+    question.EN_SOFT = frozenset(["can"])  # type: ignore[attr-defined]
+    question.EN_QUANTITY = (("how", "many"),)  # type: ignore[attr-defined]
+    question.EN_IRREGULAR = {"drew": "draw"}  # type: ignore[attr-defined]
+    question.ZH_FILLER = frozenset(["吗"])  # type: ignore[attr-defined]
+    ranking = types.ModuleType("crkb.search.ranking")
+    ranking._STATES_EN = re.compile(r"\bloses? the game\b", re.I)  # type: ignore[attr-defined]
+    ranking.STATES = 0.25  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crkb.search.question", question)
+    monkeypatch.setitem(sys.modules, "crkb.search.ranking", ranking)
     doc = _doc("en", [Rule("100.1", "rule", "Players can attack.")], [], [])
-    index = searchdata.english_index(doc)
-    assert index["filler"] == ["how", "what"] and index["soft"] == ["can"]
-    assert searchdata.query_words("zh") == (["吗"], [])
+    ask = searchdata.english_index(doc)["ask"]
+    assert isinstance(ask, dict)
+    assert ask["filler"] == ["how", "what"] and ask["soft"] == ["can"]
+    assert ask["quantity"] == ["how many"] and ask["irregular"] == {"drew": "draw"}
+    assert ask["signals"] == {"states": [r"\bloses? the game\b", "i", 0.25]}
+    zh = searchdata.query_words("zh")
+    assert zh["filler"] == ["吗"] and zh["signals"] == {}

@@ -139,18 +139,52 @@ def t2s_table(chars: set[str], convert: Callable[[str], str]) -> dict[str, str]:
     return {t: s for t, s in zip(codes, converted, strict=True) if s != t and s in chars}
 
 
-def query_words(lang: str) -> tuple[list[str], list[str]]:
-    """(words the browser drops from a query, words that count a little in it): the server's
-    question vocabulary (`crkb.search.question`: EN_/ZH_ FILLER and SOFT) when this crkb has one,
-    so both searches read a question the same way; none otherwise."""
+def _optional(name: str) -> object | None:
     try:
-        question = importlib.import_module("crkb.search.question")
+        return importlib.import_module(name)
     except ImportError:
-        return [], []
-    prefix = "EN" if lang == "en" else "ZH"
-    filler = getattr(question, f"{prefix}_FILLER", ())
-    soft = getattr(question, f"{prefix}_SOFT", ())
-    return sorted(str(w) for w in filler), sorted(str(w) for w in soft)
+        return None
+
+
+def _pattern(module: object | None, name: str, factor_name: str) -> list[object] | None:
+    """[source, flags, factor] of a compiled regex and its factor, for the browser."""
+    pattern = getattr(module, name, None)
+    factor = getattr(module, factor_name, None)
+    if not isinstance(pattern, re.Pattern) or not isinstance(factor, (int, float)):
+        return None
+    return [pattern.pattern, "i" if pattern.flags & re.I else "", float(factor)]
+
+
+def query_words(lang: str) -> Json:
+    """How a question is read, as the server reads it (`crkb.search.question` and
+    `crkb.search.ranking`, when this crkb has them; nothing otherwise): words dropped (filler),
+    words that count a little (soft), irregular forms, words asking for a count or an outcome,
+    and the text signals that favour an answer (a statement, a number, a condition)."""
+    question = _optional("crkb.search.question")
+    ranking = _optional("crkb.search.ranking")
+    p = "EN" if lang == "en" else "ZH"
+    quantity = getattr(question, f"{p}_QUANTITY", ())
+    out: Json = {
+        "filler": sorted(str(w) for w in getattr(question, f"{p}_FILLER", ())),
+        "soft": sorted(str(w) for w in getattr(question, f"{p}_SOFT", ())),
+        "outcome": sorted(str(w) for w in getattr(question, f"{p}_OUTCOME", ())),
+        "quantity": sorted(" ".join(q) if isinstance(q, tuple) else str(q) for q in quantity),
+        "irregular": dict(getattr(question, "EN_IRREGULAR", {})) if lang == "en" else {},
+    }
+    signals = {
+        "states": _pattern(ranking, f"_STATES_{p}", "STATES"),
+        "counts": _pattern(ranking, f"_COUNT_{p}", "COUNT"),
+        "outcome": _pattern(ranking, f"_CONDITIONAL_{p}", "OUTCOME"),
+    }
+    out["signals"] = {k: v for k, v in signals.items() if v is not None}
+    engine = _optional("crkb.search.engine") if question is not None else None
+    factors = {
+        "proximity": getattr(ranking, "PROXIMITY", None),  # content words standing together
+        "heading": getattr(engine, "HEADING", None),  # a title alone answers no question
+        "specific": getattr(engine, "SPECIFIC", None),  # a keyword's rule, keyword not named
+    }
+    out["factors"] = {k: float(v) for k, v in factors.items() if isinstance(v, (int, float))}
+    return out
 
 
 def english_index(doc: Document) -> Json:
@@ -169,10 +203,8 @@ def english_index(doc: Document) -> Json:
                     forms[w] = analysis.stem(w)
     post, lengths = postings(per_doc)
     pinned, sections = pins(doc)
-    filler, soft = query_words("en")
     return {
-        "filler": filler,
-        "soft": soft,
+        "ask": query_words("en"),
         "lang": "en",
         "version": doc.version,
         "docs": docs,
@@ -210,10 +242,8 @@ def chinese_index(
     post, lengths = postings(per_doc)
     bipost, bilen = postings(per_bi)
     pinned, sections = pins(doc, via)
-    filler, soft = query_words("zh")
     return {
-        "filler": filler,
-        "soft": soft,
+        "ask": query_words("zh"),
         "lang": "zh",
         "version": doc.version,
         "docs": docs,

@@ -27,8 +27,17 @@
     ix.avg = mean(ix.len);
     if (ix.bilen) ix.biavg = mean(ix.bilen);
     ix.stopSet = set(ix.stop);
-    ix.fillerSet = set(ix.filler);
-    ix.softSet = set(ix.soft);
+    var ask = ix.ask || {};
+    ix.fillerSet = set(ask.filler);
+    ix.softSet = set(ask.soft);
+    ix.outcomeSet = set(ask.outcome);
+    ix.quantitySet = set(ask.quantity);
+    ix.irregular = ask.irregular || {};
+    ix.signals = {};
+    for (var name in ask.signals || {}) {
+      var sg = ask.signals[name];
+      try { ix.signals[name] = [new RegExp(sg[0], sg[1]), sg[2]]; } catch (e) { /* not JS syntax */ }
+    }
     if (ix.lang === "zh") {
       ix.total = 0;
       ix.maxLen = 1;
@@ -45,6 +54,83 @@
     var out = {};
     (xs || []).forEach(function (w) { out[w] = 1; });
     return out;
+  }
+
+  /* a candidate's own text: a statement for a question, a number for "how many", a condition
+     for "what happens if" (the server's signals, shipped as patterns) */
+  function signals(ix, text, asked) {
+    var f = 1;
+    [["states", asked.question], ["counts", asked.wants], ["outcome", asked.outcome]].forEach(function (x) {
+      var sg = ix.signals[x[0]];
+      if (x[1] && sg && sg[0].test(text)) f *= 1 + sg[1];
+    });
+    return f;
+  }
+
+  /* (covered, width) of the narrowest window holding every term that occurs: spans per term */
+  function span(occ) {
+    var present = occ.filter(function (o) { return o.length; }), ev = [];
+    present.forEach(function (o, i) { o.slice(0, 8).forEach(function (se) { ev.push([se[0], se[1], i]); }); });
+    ev.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
+    var count = {}, have = 0, left = 0, best = null;
+    for (var r = 0; r < ev.length; r++) {
+      if (!count[ev[r][2]]) { count[ev[r][2]] = 0; have++; }
+      count[ev[r][2]]++;
+      while (have === present.length) {
+        var end = 0, longest = {}, covered = 0;
+        for (var j = left; j <= r; j++) {
+          end = Math.max(end, ev[j][1]);
+          longest[ev[j][2]] = Math.max(longest[ev[j][2]] || 0, ev[j][1] - ev[j][0]);
+        }
+        for (var t in longest) covered += longest[t];
+        var width = end - ev[left][0];
+        covered = Math.min(covered, width);
+        if (!best || width < best[1] || (width === best[1] && covered > best[0])) best = [covered, width];
+        if (!--count[ev[left][2]]) { delete count[ev[left][2]]; have--; }
+        left++;
+      }
+    }
+    return best;
+  }
+
+  /* 1 + PROXIMITY × closeness × share, when two or more content words occur in the text */
+  function proximity(ix, text, near) {
+    var p = (ix.ask && ix.ask.factors || {}).proximity;
+    if (!p || near.length < 2) return 1;
+    var occ;
+    if (ix.lang === "en") {
+      var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+        return ix.forms[w] || w;
+      });
+      occ = near.map(function (t) {
+        var out = [];
+        seq.forEach(function (w, i) { if (w === t) out.push([i, i + 1]); });
+        return out;
+      });
+    } else {
+      occ = near.map(function (t) {
+        var out = [], at = text.indexOf(t);
+        while (at >= 0 && t) { out.push([at, at + t.length]); at = text.indexOf(t, at + t.length); }
+        return out;
+      });
+    }
+    var present = occ.filter(function (o) { return o.length; }).length;
+    var got = present >= 2 ? span(occ) : null;
+    return got ? 1 + p * Math.min(1, got[0] / Math.max(got[1], 1)) * present / near.length : 1;
+  }
+
+  /* a keyword's or a variant's rule, for a question that does not name the keyword */
+  function specific(ix, number, q, asked) {
+    var f = (ix.ask && ix.ask.factors || {}).specific;
+    if (!f || !asked.question || !/^(701|702)\.|^[89]/.test(number)) return 1;
+    var parent = number.replace(/[a-z]+$/, "");
+    var i = ix.byNumber[parent], title = i === undefined ? null : ix.docs[i][1];
+    if (!title) return 1;
+    if (ix.lang === "zh") return q.indexOf(title) >= 0 ? 1 : f;
+    var want = asked.stems, named = (title.toLowerCase().match(/[a-z0-9]+/g) || []).some(function (w) {
+      return !ix.stopSet[w] && want.indexOf(ix.forms[w] || w) >= 0;
+    });
+    return named ? 1 : f;
   }
 
   /* question words are dropped (unless nothing else is left), softer words count a little */
@@ -206,12 +292,20 @@
     }
     numbersIn(q).forEach(function (n) { if (n in ix.byNumber) pinned.push(n); });
     var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
+    var asked = { question: false, wants: false, outcome: false };
     if (isEn) {
       var words = q.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [];
+      for (var i = 0; i + 1 < words.length; i++) {
+        if (ix.quantitySet[words[i] + " " + words[i + 1]]) asked.wants = true;
+      }
+      asked.question = words.some(function (w) { return ix.fillerSet[w]; });
+      asked.outcome = words.some(function (w) { return ix.outcomeSet[w]; }) ||
+        words.slice(0, 3).indexOf("if") >= 0;
+      if (asked.wants) words = words.filter(function (w) { return w !== "many" && w !== "much"; });
       var corrected = words.slice(), stems = {};
       words.forEach(function (w, i) {
         if (ix.stopSet[w] || ix.fillerSet[w]) return;
-        var r = stemOf(ix, w);
+        var r = stemOf(ix, ix.irregular[w] || w);
         if (r[1]) corrected[i] = r[1];
         stems[corrected[i]] = r[0];
       });
@@ -221,19 +315,28 @@
         return [stems[tw[0]] || stemOf(ix, tw[0])[0], tw[1]];
       });
       key = content.map(singular).join(" ");
-      var asked = content.filter(function (w) { return !ix.fillerSet[w]; }).map(singular).join(" ");
-      if (!ix.pins[key] && !ix.sections[key] && asked) key = asked;
+      var contentKey = content.filter(function (w) { return !ix.fillerSet[w]; }).map(singular).join(" ");
+      if (!ix.pins[key] && !ix.sections[key] && contentKey) key = contentKey;
       var stemList = terms.map(function (tw) { return tw[0]; });
       if (stemList.length > 1) phrase = stemList;
     } else {
       key = q.replace(/[\s\p{P}\p{S}_]+/gu, "").toLowerCase();
-      terms = weigh(ix, uniq(segment(ix, q)));
+      var tokens = segment(ix, q).filter(function (t) {
+        var count = ix.quantitySet[t] || (t.length === 2 && t[0] === "几" && ix.quantitySet["几"]);
+        if (count) asked.wants = asked.question = true;
+        return !count;
+      });
+      if (tokens.some(function (t) { return ix.fillerSet[t]; })) asked.question = true;
+      asked.outcome = tokens.some(function (t) { return ix.outcomeSet[t]; });
+      terms = weigh(ix, uniq(tokens));
       var runs = q.match(/[\u3400-\u9fff]{2,}/g) || [];
       extra = uniq(bigrams(runs.join(" "))).map(function (g) { return [g, 1]; });
       if (terms.length > 1 || !terms.length) phrase = runs;
     }
     (ix.pins[key] || []).forEach(function (n) { if (pinned.indexOf(n) < 0 && n in ix.byNumber) pinned.push(n); });
     var sections = ix.sections[key] || [];
+    var near = terms.filter(function (tw) { return tw[1] === 1; }).map(function (tw) { return tw[0]; });
+    asked.stems = terms.map(function (tw) { return tw[0]; });
     var scores = {}, matched = {};
     var total = bm25(ix, ix.post, ix.len, ix.avg, terms, scores, matched);
     if (extra.length && ix.bi) bm25(ix, ix.bi, ix.bilen, ix.biavg, extra, scores, null);
@@ -246,14 +349,18 @@
     }
     ranked.sort(function (a, b) { return b[1] - a[1]; });
     ranked = ranked.slice(0, Math.max(POOL, LIMIT + pinned.length));
-    if (phrase.length) {
-      ranked.forEach(function (r) {
-        var text = ix.docs[r[0]][2];
+    ranked.forEach(function (r) {
+      var text = ix.docs[r[0]][2];
+      if (phrase.length) {
         r[1] *= isEn ? phraseEn(ix, text, phrase)
           : (phrase.some(function (p) { return text.indexOf(p) >= 0; }) ? 1.6 : 1);
-      });
-      ranked.sort(function (a, b) { return b[1] - a[1]; });
-    }
+      }
+      r[1] *= signals(ix, text, asked) * proximity(ix, text, near);
+      r[1] *= specific(ix, ix.docs[r[0]][0], q, asked);
+      var heading = (ix.ask && ix.ask.factors || {}).heading;
+      if (heading && asked.question && text === ix.docs[r[0]][1]) r[1] *= heading;
+    });
+    ranked.sort(function (a, b) { return b[1] - a[1]; });
     var out = pinned.slice();
     ranked.forEach(function (r) { var n = ix.docs[r[0]][0]; if (out.indexOf(n) < 0) out.push(n); });
     return { numbers: out.slice(0, LIMIT), fixed: fixed, marks: terms.map(function (tw) { return tw[0]; }) };
