@@ -182,6 +182,7 @@ def query_words(lang: str) -> Json:
         "proximity": getattr(ranking, "PROXIMITY", None),  # content words standing together
         "heading": getattr(engine, "HEADING", None),  # a title alone answers no question
         "specific": getattr(engine, "SPECIFIC", None),  # a keyword's rule, keyword not named
+        "favoured": getattr(engine, "FAVOURED", None),  # the rules a question's term names
     }
     out["factors"] = {k: float(v) for k, v in factors.items() if isinstance(v, (int, float))}
     return out

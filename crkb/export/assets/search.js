@@ -315,8 +315,10 @@
         return [stems[tw[0]] || stemOf(ix, tw[0])[0], tw[1]];
       });
       key = content.map(singular).join(" ");
-      var contentKey = content.filter(function (w) { return !ix.fillerSet[w]; }).map(singular).join(" ");
-      if (!ix.pins[key] && !ix.sections[key] && contentKey) key = contentKey;
+      var contentKey = content.filter(function (w) {
+        return !ix.fillerSet[w] && !(asked.question && ix.softSet[w]);
+      }).map(singular).join(" ");
+      if ((asked.question || (!ix.pins[key] && !ix.sections[key])) && contentKey) key = contentKey;
       var stemList = terms.map(function (tw) { return tw[0]; });
       if (stemList.length > 1) phrase = stemList;
     } else {
@@ -328,12 +330,20 @@
       });
       if (tokens.some(function (t) { return ix.fillerSet[t]; })) asked.question = true;
       asked.outcome = tokens.some(function (t) { return ix.outcomeSet[t]; });
+      if (asked.question) {
+        key = tokens.filter(function (t) { return !ix.fillerSet[t] && !ix.softSet[t]; }).join("") || key;
+      }
       terms = weigh(ix, uniq(tokens));
       var runs = q.match(/[\u3400-\u9fff]{2,}/g) || [];
       extra = uniq(bigrams(runs.join(" "))).map(function (g) { return [g, 1]; });
       if (terms.length > 1 || !terms.length) phrase = runs;
     }
-    (ix.pins[key] || []).forEach(function (n) { if (pinned.indexOf(n) < 0 && n in ix.byNumber) pinned.push(n); });
+    var factors = ix.ask && ix.ask.factors || {}, favoured = [];
+    (ix.pins[key] || []).forEach(function (n) {
+      if (!(n in ix.byNumber)) return;
+      if (asked.question && factors.favoured) favoured.push(n);  /* the answer is among its rules */
+      else if (pinned.indexOf(n) < 0) pinned.push(n);
+    });
     var sections = ix.sections[key] || [];
     var near = terms.filter(function (tw) { return tw[1] === 1; }).map(function (tw) { return tw[0]; });
     asked.stems = terms.map(function (tw) { return tw[0]; });
@@ -345,6 +355,7 @@
       var cover = total ? (matched[d] || 0) / total : 0;
       var s = scores[d] * (0.2 + 0.8 * Math.pow(cover, 3));
       if (sections.length && sections.indexOf(ix.docs[d][0].split(".")[0]) >= 0) s *= 3;
+      if (favoured.length && favoured.some(function (f) { return within(ix.docs[d][0], f); })) s *= factors.favoured;
       ranked.push([+d, s]);
     }
     ranked.sort(function (a, b) { return b[1] - a[1]; });
@@ -382,6 +393,11 @@
     return text.split(new RegExp("(" + words.join("|") + ")")).map(function (part, i) {
       return i % 2 ? "<mark>" + esc(part) + "</mark>" : esc(part);
     }).join("");
+  }
+
+  /* the number itself, a lettered subrule of it, or a rule under a section */
+  function within(n, f) {
+    return n === f || n.indexOf(f + ".") === 0 || (n.indexOf(f) === 0 && /^[a-z]+$/.test(n.slice(f.length)));
   }
 
   function uniq(xs) { return xs.filter(function (x, i) { return x && xs.indexOf(x) === i; }); }
