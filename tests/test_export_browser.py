@@ -198,3 +198,33 @@ def test_offline_after_one_visit(browser, served):
         context.close()
     assert outside == []
     assert errors == []
+
+
+def test_a_question_is_read_with_the_servers_vocabulary(
+    browser, archive_build, tmp_path, monkeypatch
+):
+    """The server's question words and factors, when crkb.search has them, go into the pack and
+    its search uses them: a question about a term ranks inside that term's rules, its statements
+    before its bare heading."""
+    import types
+
+    from crkb.search import engine
+
+    question = types.ModuleType("crkb.search.question")
+    question.EN_FILLER = frozenset(["what"])  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crkb.search.question", question)
+    monkeypatch.setattr(engine, "FAVOURED", 2.0, raising=False)
+    monkeypatch.setattr(engine, "HEADING", 0.25, raising=False)
+    dest = tmp_path / "pack"
+    assert main(["export", str(dest), "--data", str(archive_build), "--lang", "en"]) == 0
+    context = browser.new_context()
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        hits = _search(pg, dest.as_uri(), "what is deathtouch", "en")
+        assert hits[0] != "702.2" and all(h.startswith("702.2") for h in hits[:3]), hits[:5]
+        assert _search(pg, dest.as_uri(), "deathtouch", "en")[0] == "702.2"  # not a question
+    finally:
+        context.close()
+    assert errors == []
