@@ -146,9 +146,11 @@ def main() -> int:
         ("checks", "bench_checks.py"),
         ("forward", "bench_forward.py"),
         ("http", "bench_web.py"),
+        ("pack", "eval_pack.py"),
     ]:
         print(f"{name} …", flush=True)
-        res = extra(script, *([str(data)] if name in ("http", "forward") else []))
+        args = {"http": [str(data)], "forward": [str(data)], "pack": ["--data", str(data)]}
+        res = extra(script, *args.get(name, []))
         if res is not None:
             results[name] = res
             print(res)
@@ -208,6 +210,16 @@ def write_report(results: dict, corpus: Path) -> None:
             " 60 s per mix)",
             "",
             str(results["http"]),
+            "",
+        ]
+    if "pack" in results:
+        lines += [
+            "## offline pack (`python scripts/eval_pack.py`: its search in Chromium from file://,"
+            " beside the server's, on ../shared/eval)",
+            "",
+            "```",
+            str(results["pack"]),
+            "```",
             "",
         ]
     for name in ("search", "diff", "checks", "forward"):

@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crkb.search", "crkb.diff", "crkb.checks", "crkb.identify", "crkb.fetch"),
     ("crkb.carry",),  # a translation carried forward, over diffs and checks
     ("crkb.build",),  # the pipeline above the steps it runs
-    ("crkb.views",),  # what CLI and web both show: parameters and JSON shapes
+    ("crkb.views", "crkb.export"),  # what CLI, web and the offline pack show
     ("crkb.web",),
     ("crkb.cli", "crkb.__main__"),
 ]

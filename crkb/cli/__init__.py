@@ -10,7 +10,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from crkb.cli import build, changes, check, fetch, forward, identify, rules, search, serve
+from crkb.cli import (
+    build,
+    changes,
+    check,
+    export,
+    fetch,
+    forward,
+    identify,
+    rules,
+    search,
+    serve,
+)
 from crkb.cli.options import Parser, new_subparsers
 from crkb.errors import CrkbError
 
@@ -20,7 +31,7 @@ __all__ = ["main", "make_parser"]
 def make_parser() -> Parser:
     p = Parser(prog="crkb", description="Comprehensive Rules knowledge base (English / 简体中文)")
     sub = new_subparsers(p)
-    for module in (build, rules, search, changes, check, forward, serve, identify, fetch):
+    for module in (build, rules, search, changes, check, forward, export, serve, identify, fetch):
         module.register(sub)
     return p
 

@@ -15,7 +15,7 @@ __all__ = ["create_app"]
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A Flask app serving `CRKB_DATA` (or test_config["DATA"]); the store opens on first use."""
     from crkb import config
-    from crkb.web import api, errors, forward, pages, serving
+    from crkb.web import api, download, errors, forward, pages, serving
     from crkb.web.state import Served
 
     app = Flask(
@@ -34,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(forward.bp)
+    app.register_blueprint(download.bp)
     errors.register(app)
     serving.register(app)
     return app

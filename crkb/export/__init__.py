@@ -1,0 +1,1 @@
+"""The offline pack: a static, bilingual, searchable site written from one build."""

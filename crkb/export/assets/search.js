@@ -1,0 +1,460 @@
+/* crkb pack search: BM25 over the index written at export time (data/search-<lang>.js).
+   English words are looked up in the index's own word → stem table (inflections and typos
+   resolved against it); Chinese is segmented against the index's own vocabulary. */
+(function () {
+  "use strict";
+  var K1 = 1.2, B = 0.75, LIMIT = 20, POOL = 30, SOFT = 0.3;
+  var store = (window.CRKB_SEARCH = window.CRKB_SEARCH || {});
+  var ready = {};
+  var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+
+  function load(lang, done) {
+    if (store[lang]) return done(prepare(store[lang]));
+    var main = document.getElementById("search");
+    var src = main && main.getAttribute("data-" + lang);
+    if (!src) return done(null);
+    var s = document.createElement("script");
+    s.src = src;
+    s.onload = function () { done(store[lang] ? prepare(store[lang]) : null); };
+    s.onerror = function () { done(null); };
+    document.head.appendChild(s);
+  }
+
+  function prepare(ix) {
+    if (ix.ready) return ix;
+    ix.byNumber = {};
+    ix.docs.forEach(function (d, i) { ix.byNumber[d[0]] = i; });
+    ix.avg = mean(ix.len);
+    if (ix.bilen) ix.biavg = mean(ix.bilen);
+    ix.stopSet = set(ix.stop);
+    var ask = ix.ask || {};
+    ix.fillerSet = set(ask.filler);
+    ix.softSet = set(ask.soft);
+    ix.outcomeSet = set(ask.outcome);
+    ix.quantitySet = set(ask.quantity);
+    ix.irregular = ask.irregular || {};
+    ix.signals = {};
+    for (var name in ask.signals || {}) {
+      var sg = ask.signals[name];
+      try { ix.signals[name] = [new RegExp(sg[0], sg[1]), sg[2]]; } catch (e) { /* not JS syntax */ }
+    }
+    if (ix.lang === "zh") {
+      ix.total = 0;
+      ix.maxLen = 1;
+      for (var t in ix.post) {
+        ix.total += ix.post[t].length / 2;
+        if (t.length > ix.maxLen) ix.maxLen = Math.min(t.length, 12);
+      }
+    }
+    ix.ready = true;
+    return ix;
+  }
+
+  function set(xs) {
+    var out = {};
+    (xs || []).forEach(function (w) { out[w] = 1; });
+    return out;
+  }
+
+  /* a candidate's own text: a statement for a question, a number for "how many", a condition
+     for "what happens if" (the server's signals, shipped as patterns) */
+  function signals(ix, text, asked) {
+    var f = 1;
+    [["states", asked.question], ["counts", asked.wants], ["outcome", asked.outcome]].forEach(function (x) {
+      var sg = ix.signals[x[0]];
+      if (x[1] && sg && sg[0].test(text)) f *= 1 + sg[1];
+    });
+    return f;
+  }
+
+  /* (covered, width) of the narrowest window holding every term that occurs: spans per term */
+  function span(occ) {
+    var present = occ.filter(function (o) { return o.length; }), ev = [];
+    present.forEach(function (o, i) { o.slice(0, 8).forEach(function (se) { ev.push([se[0], se[1], i]); }); });
+    ev.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
+    var count = {}, have = 0, left = 0, best = null;
+    for (var r = 0; r < ev.length; r++) {
+      if (!count[ev[r][2]]) { count[ev[r][2]] = 0; have++; }
+      count[ev[r][2]]++;
+      while (have === present.length) {
+        var end = 0, longest = {}, covered = 0;
+        for (var j = left; j <= r; j++) {
+          end = Math.max(end, ev[j][1]);
+          longest[ev[j][2]] = Math.max(longest[ev[j][2]] || 0, ev[j][1] - ev[j][0]);
+        }
+        for (var t in longest) covered += longest[t];
+        var width = end - ev[left][0];
+        covered = Math.min(covered, width);
+        if (!best || width < best[1] || (width === best[1] && covered > best[0])) best = [covered, width];
+        if (!--count[ev[left][2]]) { delete count[ev[left][2]]; have--; }
+        left++;
+      }
+    }
+    return best;
+  }
+
+  /* 1 + PROXIMITY × closeness × share, when two or more content words occur in the text */
+  function proximity(ix, text, near) {
+    var p = (ix.ask && ix.ask.factors || {}).proximity;
+    if (!p || near.length < 2) return 1;
+    var occ;
+    if (ix.lang === "en") {
+      var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+        return ix.forms[w] || w;
+      });
+      occ = near.map(function (t) {
+        var out = [];
+        seq.forEach(function (w, i) { if (w === t) out.push([i, i + 1]); });
+        return out;
+      });
+    } else {
+      occ = near.map(function (t) {
+        var out = [], at = text.indexOf(t);
+        while (at >= 0 && t) { out.push([at, at + t.length]); at = text.indexOf(t, at + t.length); }
+        return out;
+      });
+    }
+    var present = occ.filter(function (o) { return o.length; }).length;
+    var got = present >= 2 ? span(occ) : null;
+    return got ? 1 + p * Math.min(1, got[0] / Math.max(got[1], 1)) * present / near.length : 1;
+  }
+
+  /* a keyword's or a variant's rule, for a question that does not name the keyword */
+  function specific(ix, number, q, asked) {
+    var f = (ix.ask && ix.ask.factors || {}).specific;
+    if (!f || !asked.question || !/^(701|702)\.|^[89]/.test(number)) return 1;
+    var parent = number.replace(/[a-z]+$/, "");
+    var i = ix.byNumber[parent], title = i === undefined ? null : ix.docs[i][1];
+    if (!title) return 1;
+    if (ix.lang === "zh") return q.indexOf(title) >= 0 ? 1 : f;
+    var want = asked.stems, named = (title.toLowerCase().match(/[a-z0-9]+/g) || []).some(function (w) {
+      return !ix.stopSet[w] && want.indexOf(ix.forms[w] || w) >= 0;
+    });
+    return named ? 1 : f;
+  }
+
+  /* question words are dropped (unless nothing else is left), softer words count a little */
+  function weigh(ix, words) {
+    var kept = words.filter(function (w) { return !ix.fillerSet[w]; });
+    return (kept.length ? kept : words).map(function (w) { return [w, ix.softSet[w] ? SOFT : 1]; });
+  }
+
+  function mean(xs) {
+    var s = 0;
+    for (var i = 0; i < xs.length; i++) s += xs[i];
+    return xs.length ? s / xs.length : 1;
+  }
+
+  function df(ix, t) { var p = ix.post[t]; return p ? p.length / 2 : 0; }
+
+  /* `rule 704.5j`, `规则704.5j`, `901.3a.` → the number, else null */
+  function wholeNumber(q) {
+    var s = q.trim().toLowerCase().replace(/[。.,，]+$/, "")
+      .replace(/^(?:rules?|cr|规则|第)\s*/, "").replace(/章$/, "");
+    return /^\d{1,3}(?:\.\d+[a-z]{0,2})?$/.test(s) ? s : null;
+  }
+
+  function numbersIn(q) {
+    var out = [], re = /(?:^|[^\w.])(\d{3}\.\d{1,3}[a-z]{0,2})(?![\w.]*\d)/gi, m;
+    var s = q.replace(/规则|第/g, " ");
+    while ((m = re.exec(s))) if (out.indexOf(m[1].toLowerCase()) < 0) out.push(m[1].toLowerCase());
+    return out;
+  }
+
+  function singular(w) {
+    if (w.length > 4 && /ies$/.test(w)) return w.slice(0, -3) + "y";
+    if (w.length > 3 && /s$/.test(w) && !/(ss|us|is)$/.test(w)) return w.slice(0, -1);
+    return w;
+  }
+
+  /* optimal-string-alignment distance, capped */
+  function distance(a, b, cap) {
+    if (Math.abs(a.length - b.length) >= cap) return cap;
+    var prev2 = [], prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var low = i;
+      for (j = 1; j <= b.length; j++) {
+        var c = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) c = Math.min(c, prev2[j - 2] + 1);
+        cur.push(c);
+        if (c < low) low = c;
+      }
+      if (low >= cap) return cap;
+      prev2 = prev; prev = cur;
+    }
+    return Math.min(prev[b.length], cap);
+  }
+
+  /* a query word → [index stem, corrected word or null] */
+  function stemOf(ix, w) {
+    if (ix.forms[w]) return [ix.forms[w], null];
+    if (/^\d+$/.test(w) || w.length < 4) return [w, null];
+    var tries = [w.replace(/ies$/, "y"), w.replace(/es$/, ""), w.replace(/s$/, ""),
+      w.replace(/ed$/, ""), w.replace(/ed$/, "e"), w.replace(/ing$/, ""), w.replace(/ing$/, "e"),
+      w.replace(/ly$/, ""), w.replace(/(.)\1(ed|ing)$/, "$1")];
+    for (var i = 0; i < tries.length; i++) if (tries[i] !== w && ix.forms[tries[i]]) return [ix.forms[tries[i]], null];
+    var best = null, bd = 3, bf = -1;
+    for (var f in ix.forms) {
+      if (Math.abs(f.length - w.length) > 2 || f.length < 3) continue;
+      var d = distance(w, f, 3);
+      if (d > 2) continue;
+      var fr = df(ix, ix.forms[f]);
+      if (d < bd || (d === bd && fr > bf)) { best = f; bd = d; bf = fr; }
+    }
+    return best ? [ix.forms[best], best] : [w, null];
+  }
+
+  /* Chinese: most probable segmentation over the index vocabulary (document frequencies) */
+  function segment(ix, text) {
+    var out = [], parts = text.toLowerCase().match(/[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+/g) || [];
+    var logTotal = Math.log(ix.total + 1);
+    parts.forEach(function (run) {
+      if (!CJK.test(run)) { out.push(run); return; }
+      var n = run.length, best = [0], back = [0];
+      for (var i = 1; i <= n; i++) {
+        best[i] = -Infinity;
+        for (var j = Math.max(0, i - ix.maxLen); j < i; j++) {
+          var w = run.slice(j, i), f = df(ix, w), lp;
+          if (f) lp = Math.log(f + 1) - logTotal;
+          else if (i - j === 1) lp = Math.log(0.5) - logTotal;
+          else continue;
+          if (best[j] + lp > best[i]) { best[i] = best[j] + lp; back[i] = j; }
+        }
+      }
+      var words = [];
+      for (var k = n; k > 0; k = back[k]) words.unshift(run.slice(back[k], k));
+      out.push.apply(out, words);
+    });
+    return out;
+  }
+
+  function bigrams(text) {
+    var out = [], runs = text.match(/[\u3400-\u9fff\uf900-\ufaff]+/g) || [];
+    runs.forEach(function (r) {
+      if (r.length === 1) out.push(r);
+      for (var i = 0; i + 1 < r.length; i++) out.push(r.slice(i, i + 2));
+    });
+    return out;
+  }
+
+  /* terms: [term, weight] pairs; returns the summed weight of the terms the index knows */
+  function bm25(ix, post, lens, avg, terms, scores, matched) {
+    var n = ix.docs.length, total = 0;
+    terms.forEach(function (tw) {
+      var p = post[tw[0]];
+      if (!p) return;
+      var idf = tw[1] * Math.log(1 + (n - p.length / 2 + 0.5) / (p.length / 2 + 0.5));
+      total += idf;
+      for (var i = 0; i < p.length; i += 2) {
+        var d = p[i], tf = p[i + 1];
+        scores[d] = (scores[d] || 0) + idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lens[d] / avg));
+        if (matched) matched[d] = (matched[d] || 0) + idf;
+      }
+    });
+    return total;
+  }
+
+  function phraseEn(ix, text, phrase) {
+    var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+      return ix.forms[w] || w;
+    });
+    var k = phrase.length;
+    for (var i = 0; i < seq.length; i++) {
+      if (seq[i] !== phrase[0]) continue;
+      var j = i, ok = true;
+      for (var p = 1; p < k; p++) {
+        var win = seq.slice(j + 1, j + 4), at = win.indexOf(phrase[p]);
+        if (at < 0) { ok = false; break; }
+        j = j + 1 + at;
+      }
+      if (ok && j - i <= 2 * k) return 1.6;
+    }
+    return 1;
+  }
+
+  /* the query → {numbers: ranked rule numbers, fixed: corrected query or null} */
+  function search(ix, raw) {
+    var q = raw.replace(/\s+/g, " ").trim().slice(0, 200), pinned = [], fixed = null;
+    if (!q) return { numbers: [], fixed: null, marks: [] };
+    if (ix.lang === "zh") q = q.split("").map(function (c) { return ix.t2s[c] || c; }).join("");
+    var whole = wholeNumber(q);
+    if (whole && whole in ix.byNumber) {
+      pinned.push(whole);
+      ix.docs.forEach(function (d) {
+        if (d[0].indexOf(whole) === 0 && d[0] !== whole && /^[.a-z]/.test(d[0].slice(whole.length))) {
+          var rest = d[0].slice(whole.length);
+          if (/^[a-z]+$/.test(rest) || (/^\.\d+$/.test(rest))) pinned.push(d[0]);
+        }
+      });
+      return { numbers: pinned, fixed: null, marks: [] };
+    }
+    numbersIn(q).forEach(function (n) { if (n in ix.byNumber) pinned.push(n); });
+    var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
+    var asked = { question: false, wants: false, outcome: false };
+    if (isEn) {
+      var words = q.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [];
+      for (var i = 0; i + 1 < words.length; i++) {
+        if (ix.quantitySet[words[i] + " " + words[i + 1]]) asked.wants = true;
+      }
+      asked.question = words.some(function (w) { return ix.fillerSet[w]; });
+      asked.outcome = words.some(function (w) { return ix.outcomeSet[w]; }) ||
+        words.slice(0, 3).indexOf("if") >= 0;
+      if (asked.wants) words = words.filter(function (w) { return w !== "many" && w !== "much"; });
+      var corrected = words.slice(), stems = {};
+      words.forEach(function (w, i) {
+        if (ix.stopSet[w] || ix.fillerSet[w]) return;
+        var r = stemOf(ix, ix.irregular[w] || w);
+        if (r[1]) corrected[i] = r[1];
+        stems[corrected[i]] = r[0];
+      });
+      if (corrected.join(" ") !== words.join(" ")) fixed = corrected.join(" ");
+      var content = corrected.filter(function (w) { return !ix.stopSet[w]; });
+      terms = weigh(ix, uniq(content)).map(function (tw) {
+        return [stems[tw[0]] || stemOf(ix, tw[0])[0], tw[1]];
+      });
+      key = content.map(singular).join(" ");
+      var contentKey = content.filter(function (w) {
+        return !ix.fillerSet[w] && !(asked.question && ix.softSet[w]);
+      }).map(singular).join(" ");
+      if ((asked.question || (!ix.pins[key] && !ix.sections[key])) && contentKey) key = contentKey;
+      var stemList = terms.map(function (tw) { return tw[0]; });
+      if (stemList.length > 1) phrase = stemList;
+    } else {
+      key = q.replace(/[\s\p{P}\p{S}_]+/gu, "").toLowerCase();
+      var tokens = segment(ix, q).filter(function (t) {
+        var count = ix.quantitySet[t] || (t.length === 2 && t[0] === "几" && ix.quantitySet["几"]);
+        if (count) asked.wants = asked.question = true;
+        return !count;
+      });
+      if (tokens.some(function (t) { return ix.fillerSet[t]; })) asked.question = true;
+      asked.outcome = tokens.some(function (t) { return ix.outcomeSet[t]; });
+      if (asked.question) {
+        key = tokens.filter(function (t) { return !ix.fillerSet[t] && !ix.softSet[t]; }).join("") || key;
+      }
+      terms = weigh(ix, uniq(tokens));
+      var runs = q.match(/[\u3400-\u9fff]{2,}/g) || [];
+      extra = uniq(bigrams(runs.join(" "))).map(function (g) { return [g, 1]; });
+      if (terms.length > 1 || !terms.length) phrase = runs;
+    }
+    var factors = ix.ask && ix.ask.factors || {}, favoured = [];
+    (ix.pins[key] || []).forEach(function (n) {
+      if (!(n in ix.byNumber)) return;
+      if (asked.question && factors.favoured) favoured.push(n);  /* the answer is among its rules */
+      else if (pinned.indexOf(n) < 0) pinned.push(n);
+    });
+    var sections = ix.sections[key] || [];
+    var near = terms.filter(function (tw) { return tw[1] === 1; }).map(function (tw) { return tw[0]; });
+    asked.stems = terms.map(function (tw) { return tw[0]; });
+    var scores = {}, matched = {};
+    var total = bm25(ix, ix.post, ix.len, ix.avg, terms, scores, matched);
+    if (extra.length && ix.bi) bm25(ix, ix.bi, ix.bilen, ix.biavg, extra, scores, null);
+    var ranked = [];
+    for (var d in scores) {
+      var cover = total ? (matched[d] || 0) / total : 0;
+      var s = scores[d] * (0.2 + 0.8 * Math.pow(cover, 3));
+      if (sections.length && sections.indexOf(ix.docs[d][0].split(".")[0]) >= 0) s *= 3;
+      if (favoured.length && favoured.some(function (f) { return within(ix.docs[d][0], f); })) s *= factors.favoured;
+      ranked.push([+d, s]);
+    }
+    ranked.sort(function (a, b) { return b[1] - a[1]; });
+    ranked = ranked.slice(0, Math.max(POOL, LIMIT + pinned.length));
+    ranked.forEach(function (r) {
+      var text = ix.docs[r[0]][2];
+      if (phrase.length) {
+        r[1] *= isEn ? phraseEn(ix, text, phrase)
+          : (phrase.some(function (p) { return text.indexOf(p) >= 0; }) ? 1.6 : 1);
+      }
+      r[1] *= signals(ix, text, asked) * proximity(ix, text, near);
+      r[1] *= specific(ix, ix.docs[r[0]][0], q, asked);
+      var heading = (ix.ask && ix.ask.factors || {}).heading;
+      if (heading && asked.question && text === ix.docs[r[0]][1]) r[1] *= heading;
+    });
+    ranked.sort(function (a, b) { return b[1] - a[1]; });
+    var out = pinned.slice();
+    ranked.forEach(function (r) { var n = ix.docs[r[0]][0]; if (out.indexOf(n) < 0) out.push(n); });
+    return { numbers: out.slice(0, LIMIT), fixed: fixed, marks: terms.map(function (tw) { return tw[0]; }) };
+  }
+
+  /* a hit's text escaped, the query's words marked (English by stem, Chinese by word) */
+  function marked(ix, text, marks) {
+    var want = set(marks);
+    if (ix.lang === "en") {
+      return text.split(/([A-Za-z0-9]+)/).map(function (part, i) {
+        var w = part.toLowerCase();
+        return i % 2 && want[ix.forms[w] || w] ? "<mark>" + esc(part) + "</mark>" : esc(part);
+      }).join("");
+    }
+    var words = marks.filter(function (w) { return w.length > 1; })
+      .sort(function (a, b) { return b.length - a.length; })
+      .map(function (w) { return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); });
+    if (!words.length) return esc(text);
+    return text.split(new RegExp("(" + words.join("|") + ")")).map(function (part, i) {
+      return i % 2 ? "<mark>" + esc(part) + "</mark>" : esc(part);
+    }).join("");
+  }
+
+  /* the number itself, a lettered subrule of it, or a rule under a section */
+  function within(n, f) {
+    return n === f || n.indexOf(f + ".") === 0 || (n.indexOf(f) === 0 && /^[a-z]+$/.test(n.slice(f.length)));
+  }
+
+  function uniq(xs) { return xs.filter(function (x, i) { return x && xs.indexOf(x) === i; }); }
+
+  function href(lang, number) {
+    var sec = number.split(".")[0];
+    if (sec.length < 3) return "index.html#ch-" + sec;
+    return lang + "/" + sec + ".html" + (number === sec ? "" : "#" + number);
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  function render(ix, result, ms) {
+    var list = document.getElementById("hits"), html = [];
+    result.numbers.forEach(function (n) {
+      var d = ix.docs[ix.byNumber[n]], text = d[2].length > 240 ? d[2].slice(0, 239) + "…" : d[2];
+      html.push('<li class="hit" data-rule="' + esc(n) + '" lang="' + (ix.lang === "zh" ? "zh-Hans" : "en") +
+        '"><a class="num" href="' + esc(href(ix.lang, n)) + '">' + esc(n) + "</a> " +
+        (d[1] ? "<b>" + esc(d[1]) + "</b> " : "") + '<span class="x">' +
+        marked(ix, text, result.marks || []) + "</span></li>");
+    });
+    list.innerHTML = html.join("");
+    var status = document.getElementById("status");
+    status.textContent = (result.fixed ? "Showing results for “" + result.fixed + "”. " : "") +
+      (result.numbers.length ? result.numbers.length + " hits" : "No hits") +
+      " · " + ix.lang + " " + ix.version + " · " + ms.toFixed(0) + " ms";
+  }
+
+  function run() {
+    var params = new URLSearchParams(location.search);
+    var q = params.get("q") || "", lang = params.get("lang") || "auto";
+    document.getElementById("q").value = q;
+    document.getElementById("lang").value = /^(en|zh|auto)$/.test(lang) ? lang : "auto";
+    if (!q.trim()) { document.body.dataset.done = "1"; return; }
+    if (lang !== "en" && lang !== "zh") lang = CJK.test(q) || /^\s*(规则|第)/.test(q) ? "zh" : "en";
+    var t0 = performance.now();
+    load(lang, function (ix) {
+      if (!ix) {
+        document.getElementById("status").textContent = "This pack has no " + lang + " index.";
+        document.body.dataset.done = "1";
+        return;
+      }
+      var result = search(ix, q), whole = wholeNumber(q);
+      if (whole && result.numbers[0] === whole) {
+        location.replace(href(ix.lang, whole));
+        return;
+      }
+      render(ix, result, performance.now() - t0);
+      document.body.dataset.done = "1";
+    });
+  }
+
+  window.crkbSearch = { search: search, segment: segment, load: load };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+  else run();
+})();

@@ -1,0 +1,124 @@
+"""Rule text to pack HTML: references and first uses of glossary terms become relative links."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from html import escape
+
+from crkb.model import Reference
+
+_OBSOLETE = re.compile(r"\(obsolete\)|（已废止）|（已废除）|（过时）", re.I)
+_QUALIFIER = re.compile(r"\s*[(（][^)）]*[)）]\s*$")
+MIN_TERM = {"en": 4, "zh": 2}
+
+
+@dataclass(slots=True)
+class Terms:
+    """A glossary matcher for one text: longest form first, each form → its entry's anchor."""
+
+    pattern: re.Pattern[str] | None
+    anchors: dict[str, str]
+
+
+def anchor(term: str) -> str:
+    """The id of a glossary entry (the same form as the web service's glossary page)."""
+    return "g-" + re.sub(r"\s+", "-", term.strip().lower())
+
+
+def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
+    """A matcher over the glossary's current (not obsolete) terms and their comma variants."""
+    anchors: dict[str, str] = {}
+    for term, _text in entries:
+        if _OBSOLETE.search(term):
+            continue
+        for form in _QUALIFIER.sub("", term).split(", " if lang == "en" else "，"):
+            form = form.strip()
+            if len(form) >= MIN_TERM.get(lang, 2):
+                anchors.setdefault(form.lower(), anchor(term))
+    if not anchors:
+        return Terms(None, {})
+    alts = "|".join(re.escape(f) for f in sorted(anchors, key=len, reverse=True))
+    if lang == "en":
+        return Terms(re.compile(rf"(?<![\w-])({alts})(?:s|es)?(?![\w-])", re.I), anchors)
+    return Terms(re.compile(f"({alts})"), anchors)
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """True when text[start:end] is a whole number, not part of a longer one."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before.isdigit() or before == "." or before.isalpha() and before.isascii():
+        return False
+    if after.isdigit() or (after.isascii() and after.isalpha()):
+        return False
+    return not (after == "." and end + 1 < len(text) and text[end + 1].isdigit())
+
+
+def spans(text: str, refs: Iterable[Reference]) -> list[tuple[int, int, list[str]]]:
+    """Non-overlapping (start, end, targets) of each reference's words, in text order."""
+    by_raw: dict[str, list[str]] = {}
+    for r in refs:
+        if r.raw and not r.dangling:
+            targets = by_raw.setdefault(r.raw, [])
+            if r.target not in targets:
+                targets.append(r.target)
+    found: list[tuple[int, int, list[str]]] = []
+    for raw in sorted(by_raw, key=len, reverse=True):
+        pos = text.find(raw)
+        while pos >= 0:
+            end = pos + len(raw)
+            if _bounded(text, pos, end) and all(end <= a or pos >= b for a, b, _t in found):
+                found.append((pos, end, by_raw[raw]))
+            pos = text.find(raw, end)
+    return sorted(found, key=lambda s: s[0])
+
+
+def _terms_html(text: str, terms: Terms, seen: set[str], glossary_href: str) -> str:
+    if terms.pattern is None:
+        return escape(text, quote=False)
+    out: list[str] = []
+    last = 0
+    for m in terms.pattern.finditer(text):
+        target = terms.anchors.get(m.group(1).lower())
+        if target is None or target in seen:
+            continue
+        seen.add(target)
+        out.append(escape(text[last : m.start()], quote=False))
+        out.append(
+            f'<a class="term" href="{glossary_href}#{escape(target)}">{escape(m.group(0))}</a>'
+        )
+        last = m.end()
+    out.append(escape(text[last:], quote=False))
+    return "".join(out)
+
+
+def linked(
+    text: str,
+    refs: Iterable[Reference],
+    href: Callable[[str], str | None],
+    terms: Terms,
+    glossary_href: str,
+    seen: set[str],
+) -> str:
+    """`text` escaped, each reference linked where the pack holds its target (`href` says where),
+    and the first use of each glossary term (per `seen`) linked to its entry."""
+    out: list[str] = []
+    last = 0
+    for start, end, targets in spans(text, refs):
+        out.append(_terms_html(text[last:start], terms, seen, glossary_href))
+        raw = text[start:end]
+        first, last_target = targets[0], targets[-1]
+        parts = [(raw, first)]
+        if len(targets) > 1 and raw.startswith(first) and len(raw) > len(first):
+            parts = [(raw[: len(first)], first), (raw[len(first) :], last_target)]
+        for words, target in parts:
+            url = href(target)
+            if url is None:
+                out.append(escape(words, quote=False))
+            else:
+                out.append(f'<a class="ref" href="{escape(url)}">{escape(words, quote=False)}</a>')
+        last = end
+    out.append(_terms_html(text[last:], terms, seen, glossary_href))
+    return "".join(out)

@@ -1,0 +1,272 @@
+"""The pack's search index: per language, weighted postings made with the server's own analysers.
+
+English words are stemmed and Chinese segmented here, at export time, by crkb.search.analysis (the
+same stop words, Porter stems, jieba with the game-term dictionary, sub-words and bigrams as the
+server's index); the browser only looks query words up in the vocabulary shipped beside them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterable
+
+from crkb.model import Document, Rule
+from crkb.numbers import sort_key
+from crkb.search import analysis
+from crkb.search.index import _context, _glossary_targets, _title_targets
+
+# Field weights as the server's search gives them (body, title, examples, context; bigrams).
+WEIGHTS = {"body": 1.0, "title": 1.5, "ex": 0.3, "ctx": 0.5}
+BIGRAM_WEIGHT = 0.3
+_DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
+_DEFINES_ZH = ("为", "是", "指")
+_CJK_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+
+Weighted = dict[str, float]
+Postings = dict[str, list[float]]
+Json = dict[str, object]
+
+
+def _add(acc: Weighted, terms: Iterable[str], weight: float) -> None:
+    for t in terms:
+        acc[t] = acc.get(t, 0.0) + weight
+
+
+def english_fields(rule: Rule, ctx: str) -> Weighted:
+    """Weighted term counts of one English rule, field by field as the server indexes it."""
+    acc: Weighted = {}
+    _add(acc, analysis.english_terms(rule.text), WEIGHTS["body"])
+    if rule.title and rule.kind in ("rule", "subrule"):
+        _add(acc, analysis.english_terms(rule.title), WEIGHTS["title"])
+    _add(acc, analysis.english_terms("\n".join(rule.examples)), WEIGHTS["ex"])
+    _add(acc, analysis.english_terms(ctx), WEIGHTS["ctx"])
+    return acc
+
+
+def chinese_fields(rule: Rule, ctx: str, cut: Callable[[str], list[list[str]]]) -> Weighted:
+    """Weighted term counts of one Chinese rule: jieba words with their dictionary sub-words."""
+    acc: Weighted = {}
+
+    def flat(text: str) -> list[str]:
+        return [w for group in cut(text) for w in group] if text else []
+
+    _add(acc, flat(rule.text), WEIGHTS["body"])
+    if rule.title and rule.kind in ("rule", "subrule"):
+        _add(acc, flat(rule.title), WEIGHTS["title"])
+    _add(acc, flat("\n".join(rule.examples)), WEIGHTS["ex"])
+    _add(acc, flat(ctx), WEIGHTS["ctx"])
+    return acc
+
+
+def postings(per_doc: list[Weighted]) -> tuple[Postings, list[float]]:
+    """term → flat [doc, weight, doc, weight …] (weights to one decimal) and each doc's length."""
+    out: dict[str, list[float]] = {}
+    lengths: list[float] = []
+    for d, acc in enumerate(per_doc):
+        lengths.append(round(sum(acc.values()), 1))
+        for term, w in acc.items():
+            out.setdefault(term, []).extend((d, round(w, 1)))
+    return out, lengths
+
+
+def _english_definer(rule_text: str, key: str) -> bool:
+    """Does a text open by defining the term `key` (`Deathtouch is a static ability …`)?"""
+    stems = [analysis.stem(w) for w in key.split()]
+    words = analysis.english_words(rule_text.replace("-", " "))[: len(stems) + 4]
+    if words and words[0] in ("a", "an", "the"):
+        words = words[1:]
+    head = [analysis.stem(w) for w in words[: len(stems)]]
+    rest = words[len(stems) : len(stems) + 2]
+    return head == stems and len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in _DETERMINERS
+
+
+def pins(
+    doc: Document, via: dict[str, list[str]] | None = None
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Term key → rule numbers a glossary entry or rule title names (a defining subrule of an
+    untitled target first), and term key → sections a glossary entry points to as a whole.
+    `via`: for Chinese, keys the Chinese glossary lacks, answered by the English one."""
+    rules = {r.number: r for r in doc.rules}
+    children: dict[str, list[Rule]] = {}
+    for r in doc.rules:
+        if r.parent:
+            children.setdefault(r.parent, []).append(r)
+    numbers: dict[str, list[str]] = {}
+    sections: dict[str, list[str]] = {}
+    tables = [_title_targets(doc), _glossary_targets(doc)]
+    for is_glossary, table in enumerate(tables):
+        for key, targets in table.items():
+            for t in targets:
+                if is_glossary and "." not in t:
+                    sections.setdefault(key, []).append(t)
+                elif t not in numbers.setdefault(key, []):
+                    numbers[key].append(t)
+    for key, targets in (via or {}).items():
+        if key not in numbers and key not in sections:
+            numbers[key] = [t for t in targets if t in rules]
+    out: dict[str, list[str]] = {}
+    for key, targets in numbers.items():
+        pinned: list[str] = []
+        for t in targets:
+            target = rules.get(t)
+            if target is None:
+                continue
+            if not target.title:
+                for c in sorted(children.get(t, []), key=lambda x: sort_key(x.number)):
+                    defines = (
+                        _english_definer(c.text, key)
+                        if doc.lang == "en"
+                        else any(c.text.startswith(key + d) for d in _DEFINES_ZH)
+                    )
+                    if defines:
+                        pinned.append(c.number)
+                        break
+            if t not in pinned:
+                pinned.append(t)
+        if pinned:
+            out[key] = pinned
+    secs = {k: v for k, v in sections.items() if k not in out}
+    return dict(out), dict(secs)
+
+
+def t2s_table(chars: set[str], convert: Callable[[str], str]) -> dict[str, str]:
+    """Traditional → Simplified for every character whose Simplified form occurs in the pack."""
+    codes = [chr(c) for lo, hi in _CJK_RANGES for c in range(lo, hi + 1)]
+    converted = convert("\n".join(codes)).split("\n")
+    if len(converted) != len(codes):  # a conversion that merged lines: go one by one
+        converted = [convert(c) for c in codes]
+    return {t: s for t, s in zip(codes, converted, strict=True) if s != t and s in chars}
+
+
+def _optional(name: str) -> object | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _pattern(module: object | None, name: str, factor_name: str) -> list[object] | None:
+    """[source, flags, factor] of a compiled regex and its factor, for the browser."""
+    pattern = getattr(module, name, None)
+    factor = getattr(module, factor_name, None)
+    if not isinstance(pattern, re.Pattern) or not isinstance(factor, (int, float)):
+        return None
+    return [pattern.pattern, "i" if pattern.flags & re.I else "", float(factor)]
+
+
+def query_words(lang: str) -> Json:
+    """How a question is read, as the server reads it (`crkb.search.question` and
+    `crkb.search.ranking`, when this crkb has them; nothing otherwise): words dropped (filler),
+    words that count a little (soft), irregular forms, words asking for a count or an outcome,
+    and the text signals that favour an answer (a statement, a number, a condition)."""
+    question = _optional("crkb.search.question")
+    ranking = _optional("crkb.search.ranking")
+    p = "EN" if lang == "en" else "ZH"
+    quantity = getattr(question, f"{p}_QUANTITY", ())
+    out: Json = {
+        "filler": sorted(str(w) for w in getattr(question, f"{p}_FILLER", ())),
+        "soft": sorted(str(w) for w in getattr(question, f"{p}_SOFT", ())),
+        "outcome": sorted(str(w) for w in getattr(question, f"{p}_OUTCOME", ())),
+        "quantity": sorted(" ".join(q) if isinstance(q, tuple) else str(q) for q in quantity),
+        "irregular": dict(getattr(question, "EN_IRREGULAR", {})) if lang == "en" else {},
+    }
+    signals = {
+        "states": _pattern(ranking, f"_STATES_{p}", "STATES"),
+        "counts": _pattern(ranking, f"_COUNT_{p}", "COUNT"),
+        "outcome": _pattern(ranking, f"_CONDITIONAL_{p}", "OUTCOME"),
+    }
+    out["signals"] = {k: v for k, v in signals.items() if v is not None}
+    engine = _optional("crkb.search.engine") if question is not None else None
+    factors = {
+        "proximity": getattr(ranking, "PROXIMITY", None),  # content words standing together
+        "heading": getattr(engine, "HEADING", None),  # a title alone answers no question
+        "specific": getattr(engine, "SPECIFIC", None),  # a keyword's rule, keyword not named
+        "favoured": getattr(engine, "FAVOURED", None),  # the rules a question's term names
+    }
+    out["factors"] = {k: float(v) for k, v in factors.items() if isinstance(v, (int, float))}
+    return out
+
+
+def english_index(doc: Document) -> Json:
+    """The English index: documents, postings, word → stem forms, pins."""
+    titled = {r.number: r.title for r in doc.rules if r.title}
+    docs: list[list[object]] = []
+    per_doc: list[Weighted] = []
+    forms: dict[str, str] = {}
+    for r in doc.rules:
+        ctx = _context(r.number, titled)
+        docs.append([r.number, r.title, r.text])
+        per_doc.append(english_fields(r, ctx))
+        for part in (r.text, r.title or "", *r.examples):
+            for w in analysis.english_words(part):
+                if w not in analysis.STOP_WORDS and w not in forms:
+                    forms[w] = analysis.stem(w)
+    post, lengths = postings(per_doc)
+    pinned, sections = pins(doc)
+    return {
+        "ask": query_words("en"),
+        "lang": "en",
+        "version": doc.version,
+        "docs": docs,
+        "post": post,
+        "len": lengths,
+        "forms": forms,
+        "stop": sorted(analysis.STOP_WORDS),
+        "pins": pinned,
+        "sections": sections,
+    }
+
+
+def chinese_index(
+    doc: Document,
+    cutter: analysis.ChineseCutter,
+    convert: Callable[[str], str],
+    via: dict[str, list[str]],
+) -> Json:
+    """The Chinese index: documents, word and bigram postings, vocabulary frequencies, pins and the
+    Traditional → Simplified table."""
+    titled = {r.number: r.title for r in doc.rules if r.title}
+    docs: list[list[object]] = []
+    per_doc: list[Weighted] = []
+    per_bi: list[Weighted] = []
+    chars: set[str] = set()
+    for r in doc.rules:
+        ctx = _context(r.number, titled)
+        docs.append([r.number, r.title, r.text])
+        per_doc.append(chinese_fields(r, ctx, cutter.groups))
+        bi: Weighted = {}
+        _add(bi, (g for g in analysis.bigrams(r.text) if g), BIGRAM_WEIGHT)
+        per_bi.append(bi)
+        for part in (r.text, r.title or "", *r.examples):
+            chars.update(re.findall(r"[\u3400-\u9fff\uf900-\ufaff]", part))
+    post, lengths = postings(per_doc)
+    bipost, bilen = postings(per_bi)
+    pinned, sections = pins(doc, via)
+    return {
+        "ask": query_words("zh"),
+        "lang": "zh",
+        "version": doc.version,
+        "docs": docs,
+        "post": post,
+        "len": lengths,
+        "bi": bipost,
+        "bilen": bilen,
+        "pins": pinned,
+        "sections": sections,
+        "t2s": t2s_table(chars, convert),
+    }
+
+
+def via_english(en: Document | None, terms: dict[str, str]) -> dict[str, list[str]]:
+    """Chinese term key → rule numbers, through the term dictionary and the English pins (for a
+    Chinese term the Chinese glossary does not list)."""
+    if en is None:
+        return {}
+    en_pins, _sections = pins(en)
+    out: dict[str, list[str]] = {}
+    for zh_key, en_key in analysis.zh_term_keys(terms).items():
+        got = en_pins.get(en_key)
+        if got and zh_key:
+            out[zh_key] = list(got)
+    return out

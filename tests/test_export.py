@@ -1,0 +1,265 @@
+"""`crkb export`: the offline pack's files, pages, search data and refusals; the zip download."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from crkb.cli import main
+from crkb.export import links, searchdata
+from crkb.export.pack import parse_langs
+from crkb.model import Document, GlossaryEntry, Reference, Rule
+
+
+def test_references_and_first_glossary_use_become_relative_links():
+    terms = links.glossary_terms(
+        [("Deathtouch", "A keyword ability."), ("Old (Obsolete)", "")], "en"
+    )
+    refs = [Reference("702.2b", "704", "704"), Reference("702.2b", "999.1", "999.1", dangling=True)]
+    html = links.linked(
+        "Deathtouch and deathtouch; see rule 704 and 999.1 and 7040.",
+        refs,
+        lambda n: f"../en/{n}.html",
+        terms,
+        "../en/glossary.html",
+        set(),
+    )
+    assert html.count('class="term"') == 1  # the first use only
+    assert '<a class="term" href="../en/glossary.html#g-deathtouch">Deathtouch</a>' in html
+    assert '<a class="ref" href="../en/704.html">704</a>' in html
+    assert "999.1" in html and "999.1.html" not in html  # dangling: plain text
+    assert "7040." in html  # a longer number is not a reference to 704
+
+
+def test_text_is_escaped_not_interpreted():
+    html = links.linked("<b>x</b> & y", [], lambda n: None, links.Terms(None, {}), "", set())
+    assert html == "&lt;b&gt;x&lt;/b&gt; &amp; y"
+
+
+def test_traditional_table_keeps_only_characters_the_pack_uses():
+    table = searchdata.t2s_table({"触", "时"}, lambda s: s.replace("觸", "触").replace("時", "时"))
+    assert table == {"觸": "触", "時": "时"}
+
+
+def _doc(lang: str, rules: list[Rule], glossary: list[GlossaryEntry], refs: list[Reference]):
+    return Document(
+        lang=lang,
+        version="2024-01-01",
+        source="x",
+        format="txt",
+        rules=rules,
+        glossary=glossary,
+        references=refs,
+    )
+
+
+def test_a_glossary_term_pins_the_subrule_that_defines_it_first():
+    rules = [
+        Rule("702", "section", "Keyword Abilities", "Keyword Abilities"),
+        Rule("702.2", "rule", "Deathtouch", "Deathtouch", parent="702"),
+        Rule("702.2a", "subrule", "Deathtouch is a static ability.", parent="702.2"),
+    ]
+    doc = _doc(
+        "en",
+        rules,
+        [GlossaryEntry("Deathtouch", "A keyword ability. See rule 702.2.")],
+        [Reference("glossary:Deathtouch", "702.2", "702.2")],
+    )
+    pinned, sections = searchdata.pins(doc)
+    assert pinned["deathtouch"] == ["702.2"]  # titled: the rule itself
+    rules[1].title = None
+    pinned, _ = searchdata.pins(doc)
+    assert pinned["deathtouch"] == ["702.2a", "702.2"]
+
+
+def test_english_index_maps_every_word_to_the_servers_stem():
+    doc = _doc("en", [Rule("100.1", "rule", "Players attacking with creatures.")], [], [])
+    index = searchdata.english_index(doc)
+    forms = index["forms"]
+    assert isinstance(forms, dict)
+    assert forms["attacking"] == forms["attack"] if "attack" in forms else forms["attacking"]
+    assert forms["creatures"] == "creatur"  # Porter, as the server's analyser
+    assert "with" not in forms  # stop words are not searchable words
+    post = index["post"]
+    assert isinstance(post, dict) and post["player"] == [0, 1.0]
+
+
+def test_bad_languages_are_named():
+    assert parse_langs("zh, en") == ["zh", "en"]
+    with pytest.raises(Exception, match="--lang 'fr'"):
+        parse_langs("fr")
+
+
+# -- the real archive --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pack(archive_build: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("pack") / "pack"
+    assert main(["export", str(dest), "--data", str(archive_build)]) == 0
+    return dest
+
+
+@pytest.mark.archive
+def test_export_prints_what_it_wrote(archive_build, tmp_path, capsys):
+    assert main(["export", str(tmp_path / "p"), "--data", str(archive_build), "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert re.match(r"pack of \d{4}-\d\d-\d\d \(zh \d{4}-\d\d-\d\d\): \d+ files, [\d.]+ MB", out)
+    assert not (tmp_path / "p" / "en").exists()
+    assert (tmp_path / "p" / "zh" / "702.html").exists()
+
+
+@pytest.mark.archive
+def test_the_default_pack_holds_both_languages_linked_both_ways(pack: Path):
+    info = json.loads((pack / "crkb-pack.json").read_text())
+    assert set(info["versions"]) == {"en", "zh"}
+    en = (pack / "en" / "702.html").read_text()
+    zh = (pack / "zh" / "702.html").read_text()
+    assert 'id="702.2"' in en and "Deathtouch" in en
+    assert 'id="702.2"' in zh and "死触" in zh
+    assert 'href="../zh/702.html#702.2"' in en
+    assert 'href="../en/702.html#702.2"' in zh
+    assert '<a class="ref" href="../en/704.html">704</a>' in en
+    assert 'class="term" href="../en/glossary.html#g-' in en
+    index = (pack / "index.html").read_text()
+    assert 'href="en/702.html"' in index and 'href="zh/702.html"' in index
+    assert info["release"] in index
+    for lang in ("en", "zh"):
+        assert (pack / lang / "glossary.html").stat().st_size > 10000
+        assert 'href="702.html#702.2"' in (pack / lang / "keywords.html").read_text()
+    assert 'href="../zh/glossary.html#g-' in (pack / "en" / "glossary.html").read_text()
+
+
+@pytest.mark.archive
+def test_no_file_of_the_pack_asks_for_anything_outside_it(pack: Path):
+    outside = re.compile(
+        r"""(?:src|href)\s*=\s*["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//|@import"""
+        r"|fetch\((?!event\.request\))|XMLHttpRequest"
+    )
+    for path in pack.rglob("*"):
+        if path.suffix in (".html", ".js", ".css", ".webmanifest"):
+            assert not outside.search(path.read_text(encoding="utf-8")), path
+
+
+@pytest.mark.archive
+def test_the_service_worker_lists_every_file(pack: Path):
+    sw = (pack / "sw.js").read_text()
+    files = json.loads(re.search(r"var FILES = (\[.*?\]);", sw).group(1))
+    on_disk = {p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file()}
+    assert set(files) == on_disk - {"sw.js"}
+    manifest = json.loads((pack / "manifest.webmanifest").read_text())
+    assert manifest["display"] == "standalone"
+    assert {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}
+    assert (pack / "assets" / "icon-192.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.archive
+def test_an_older_release_before_any_translation_is_english_only(archive_build, tmp_path, capsys):
+    assert (
+        main(
+            ["export", str(tmp_path / "p"), "--data", str(archive_build), "--version", "2019-01-25"]
+        )
+        == 0
+    )
+    assert "pack of 2019-01-25 (en 2019-01-25)" in capsys.readouterr().out
+    assert not (tmp_path / "p" / "zh").exists()
+    assert (
+        main(
+            [
+                "export",
+                str(tmp_path / "q"),
+                "--data",
+                str(archive_build),
+                "--version",
+                "2019-01-25",
+                "--lang",
+                "en,zh",
+            ]
+        )
+        == 2
+    )
+    assert "no zh text at or before 2019-01-25" in capsys.readouterr().err
+
+
+@pytest.mark.archive
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lang", "fr"], "--lang 'fr': expected en, zh or en,zh"),
+        (["--version", "1890-01-01"], "unknown version '1890-01-01'"),
+    ],
+)
+def test_bad_arguments_are_one_line(archive_build, tmp_path, capsys, args, message):
+    assert main(["export", str(tmp_path / "p"), "--data", str(archive_build), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.archive
+def test_a_folder_that_is_not_a_pack_is_left_alone(archive_build, tmp_path, capsys):
+    (tmp_path / "mine.txt").write_text("keep me")
+    assert main(["export", str(tmp_path), "--data", str(archive_build)]) == 2
+    assert "not empty and not a crkb pack" in capsys.readouterr().err
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+@pytest.mark.archive
+def test_a_pack_is_replaced_by_a_new_export(archive_build, pack, capsys):
+    (pack / "stale.html").write_text("old")
+    assert main(["export", str(pack), "--data", str(archive_build)]) == 0
+    assert not (pack / "stale.html").exists()
+    assert (pack / "en" / "702.html").exists()
+
+
+@pytest.mark.archive
+def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
+    from crkb.web import create_app
+
+    client = create_app({"DATA": str(archive_build)}).test_client()
+    home = client.get("/")
+    assert b'href="/pack.zip"' in home.data
+    got = client.get("/pack.zip")
+    assert got.status_code == 200 and got.mimetype == "application/zip"
+    assert "attachment" in got.headers["Content-Disposition"]
+    names = zipfile.ZipFile(io.BytesIO(got.data)).namelist()
+    top = names[0].split("/")[0]
+    assert {
+        f"{top}/index.html",
+        f"{top}/search.html",
+        f"{top}/en/702.html",
+        f"{top}/zh/702.html",
+    } <= set(names)
+    again = client.get("/pack.zip")  # kept beside the builds, not made again
+    assert again.data == got.data
+    assert len(list((archive_build / "packs").glob("*.zip"))) == 1
+
+
+def test_the_servers_question_vocabulary_goes_into_the_pack(monkeypatch):
+    import types
+
+    question = types.ModuleType("crkb.search.question")
+    question.EN_FILLER = frozenset(["what", "how"])  # type: ignore[attr-defined]
+    question.EN_SOFT = frozenset(["can"])  # type: ignore[attr-defined]
+    question.EN_QUANTITY = (("how", "many"),)  # type: ignore[attr-defined]
+    question.EN_IRREGULAR = {"drew": "draw"}  # type: ignore[attr-defined]
+    question.ZH_FILLER = frozenset(["吗"])  # type: ignore[attr-defined]
+    ranking = types.ModuleType("crkb.search.ranking")
+    ranking._STATES_EN = re.compile(r"\bloses? the game\b", re.I)  # type: ignore[attr-defined]
+    ranking.STATES = 0.25  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crkb.search.question", question)
+    monkeypatch.setitem(sys.modules, "crkb.search.ranking", ranking)
+    doc = _doc("en", [Rule("100.1", "rule", "Players can attack.")], [], [])
+    ask = searchdata.english_index(doc)["ask"]
+    assert isinstance(ask, dict)
+    assert ask["filler"] == ["how", "what"] and ask["soft"] == ["can"]
+    assert ask["quantity"] == ["how many"] and ask["irregular"] == {"drew": "draw"}
+    assert ask["signals"] == {"states": [r"\bloses? the game\b", "i", 0.25]}
+    zh = searchdata.query_words("zh")
+    assert zh["filler"] == ["吗"] and zh["signals"] == {}

@@ -1,0 +1,230 @@
+"""The offline pack in Chromium: from file://, at phone width, and offline after one visit."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from crkb.cli import main
+
+pytestmark = [pytest.mark.archive, pytest.mark.browser]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SHOTS = Path("/tmp/crkb-shots")
+
+
+@pytest.fixture(scope="module")
+def pack(archive_build: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("browser-pack") / "pack"
+    assert main(["export", str(dest), "--data", str(archive_build)]) == 0
+    return dest
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (make browser-deps)")
+    SHOTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def _search(page, base: str, query: str, lang: str = "auto") -> list[str]:
+    page.goto(f"{base}/search.html?" + urllib.parse.urlencode({"q": query, "lang": lang}))
+    page.wait_for_function("document.body.dataset.done === '1'")
+    return page.eval_on_selector_all("[data-rule]", "els => els.map(e => e.dataset.rule)")
+
+
+def test_search_from_a_folder_in_both_languages(page, pack):
+    base = pack.as_uri()
+    assert _search(page, base, "deathtouch")[0] == "702.2"
+    assert _search(page, base, "死触")[0] == "702.2"
+    assert _search(page, base, "死觸", "zh")[0] == "702.2"  # Traditional, through the pack's table
+    assert _search(page, base, "deathtuch")[0] == "702.2"  # a typo
+    assert "Showing results for “deathtouch”" in page.inner_text("#status")
+    hits = _search(page, base, "trample", "en")
+    assert hits[0].startswith("702.19") and len(hits) > 3
+    assert page.locator(".hit").first.get_attribute("data-rule") == hits[0]
+    assert page.locator(".hit mark").first.inner_text().lower().startswith("trampl")
+    page.click(".hit a.num >> nth=0")
+    page.wait_for_url("**/en/702.html#702.19*")
+    page.screenshot(path=str(SHOTS / "pack-search-hit.png"))
+
+
+def test_a_rule_number_goes_straight_to_the_rule(page, pack):
+    page.goto((pack / "index.html").as_uri())
+    page.fill("form.find input[name=q]", "rule 702.19")
+    page.press("form.find input[name=q]", "Enter")
+    page.wait_for_url("**/en/702.html#702.19")
+    assert page.locator('[id="702.19"]').is_visible()
+    page.goto((pack / "search.html").as_uri() + "?q=" + urllib.parse.quote("规则704.5j"))
+    page.wait_for_url("**/zh/704.html#704.5j")
+
+
+def test_navigation_contents_reference_and_the_other_language(page, pack):
+    page.goto((pack / "index.html").as_uri())
+    page.click("a[href='en/702.html']")
+    page.wait_for_url("**/en/702.html")
+    assert "Keyword Abilities" in page.inner_text("h2.r")
+    page.click("[id='702.2b'] a.ref:has-text('704')")
+    page.wait_for_url("**/en/704.html")
+    assert page.locator("[id='704.5j']").count() == 1
+    page.goto((pack / "en" / "702.html").as_uri() + "#702.2")
+    page.click("[id='702.2'] > a.other")
+    page.wait_for_url("**/zh/702.html#702.2")
+    assert "死触" in page.inner_text("[id='702.2']")
+    page.click("[id='702.2'] > a.other")
+    page.wait_for_url("**/en/702.html#702.2")
+    page.click("[id='702.2a'] a.term")
+    page.wait_for_url("**/en/glossary.html#g-*")
+    assert page.evaluate("document.querySelector(location.hash.replace('.', '\\\\.')) !== null")
+    page.click("a.other:has-text('中文') >> nth=0")
+    page.wait_for_url("**/zh/glossary.html*")
+    page.click("header a:has-text('关键词')")
+    page.wait_for_url("**/zh/keywords.html")
+    page.click("a[href='702.html#702.2']")
+    page.wait_for_url("**/zh/702.html#702.2")
+
+
+def test_phone_width_has_no_horizontal_scrolling(browser, pack):
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for path in (
+            "index.html",
+            "en/702.html",
+            "zh/702.html",
+            "en/glossary.html",
+            "zh/keywords.html",
+            "search.html?q=%E6%AD%BB%E8%A7%A6",
+        ):
+            pg.goto(pack.as_uri() + "/" + path)
+            pg.wait_for_load_state("load")
+            wide = pg.evaluate("document.scrollingElement.scrollWidth")
+            assert wide <= pg.evaluate("window.innerWidth"), path
+        pg.screenshot(path=str(SHOTS / "pack-phone-search.png"))
+    finally:
+        context.close()
+    assert errors == []
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture()
+def served(pack):
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "http.server",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+            str(pack),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield base
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_offline_after_one_visit(browser, served):
+    context = browser.new_context()
+    outside: list[str] = []
+    errors: list[str] = []
+    context.on("request", lambda r: None if r.url.startswith(served) else outside.append(r.url))
+    pg = context.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        pg.goto(served + "/index.html")
+        assert pg.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+        manifest = pg.evaluate("document.querySelector('link[rel=manifest]').href")
+        assert manifest == served + "/manifest.webmanifest"
+        context.set_offline(True)
+        pg.goto(served + "/")
+        assert "Comprehensive Rules" in pg.inner_text("h1")
+        pg.goto(served + "/en/702.html#702.2")
+        assert "Deathtouch" in pg.inner_text("[id='702.2']")
+        assert _search(pg, served, "死触")[0] == "702.2"
+        pg.goto(served + "/zh/702.html")
+        assert "死触" in pg.inner_text("[id='702.2']")
+    finally:
+        context.close()
+    assert outside == []
+    assert errors == []
+
+
+def test_a_question_is_read_with_the_servers_vocabulary(
+    browser, archive_build, tmp_path, monkeypatch
+):
+    """The server's question words and factors, when crkb.search has them, go into the pack and
+    its search uses them: a question about a term ranks inside that term's rules, its statements
+    before its bare heading."""
+    import types
+
+    from crkb.search import engine
+
+    question = types.ModuleType("crkb.search.question")
+    question.EN_FILLER = frozenset(["what"])  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crkb.search.question", question)
+    monkeypatch.setattr(engine, "FAVOURED", 2.0, raising=False)
+    monkeypatch.setattr(engine, "HEADING", 0.25, raising=False)
+    dest = tmp_path / "pack"
+    assert main(["export", str(dest), "--data", str(archive_build), "--lang", "en"]) == 0
+    context = browser.new_context()
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        hits = _search(pg, dest.as_uri(), "what is deathtouch", "en")
+        assert hits[0] != "702.2" and all(h.startswith("702.2") for h in hits[:3]), hits[:5]
+        assert _search(pg, dest.as_uri(), "deathtouch", "en")[0] == "702.2"  # not a question
+    finally:
+        context.close()
+    assert errors == []
