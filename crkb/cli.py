@@ -43,9 +43,14 @@ def _open_store(args: argparse.Namespace):
 def cmd_build(args: argparse.Namespace) -> int:
     from crkb.build import build
 
-    corpus = [Path(p) for p in args.corpus] if args.corpus else config.corpus_dirs()
+    given = [Path(p) for p in args.corpus] if args.corpus else None
+    corpus = config.corpus_layers(given, bundled=not args.no_bundled)
+    if not corpus:
+        raise BadInput("--no-bundled: give the corpus to build (--corpus DIR or CRKB_CORPUS)")
     data = Path(args.data) if args.data else config.data_dir()
     report = build(corpus, data, strict=args.strict)
+    for old, new in report.replaced:
+        print(f"replaced: {old} by {new} (a later corpus layer)", file=sys.stderr)
     for _path, reason in report.skipped:
         print(f"skipped: {reason}", file=sys.stderr)
     for _path, reason in report.flagged:
@@ -75,6 +80,7 @@ def cmd_versions(args: argparse.Namespace) -> int:
         aliases = f" (also {', '.join(v['aliases'])})" if v["aliases"] else ""
         flags = f"  [{', '.join(sorted(v['flags']))}]" if v["flags"] else ""
         print(f"{v['id']}{aliases}  {','.join(v['langs'])}  {counts}{flags}")
+        print(f"  from {', '.join(v['sources'])}")
     return 0
 
 
@@ -269,7 +275,15 @@ def make_parser() -> argparse.ArgumentParser:
         "build", help="ingest every document found; build store, index, derived data"
     )
     b.add_argument(
-        "--corpus", action="append", help="corpus directory (repeatable); default $CRKB_CORPUS"
+        "--corpus",
+        action="append",
+        help="corpus folder or bundle (repeatable), layered over the bundled corpus in order;"
+        " default $CRKB_CORPUS",
+    )
+    b.add_argument(
+        "--no-bundled",
+        action="store_true",
+        help="build only the corpus given, without the bundled archive and fetched releases",
     )
     b.add_argument("--data", help="data directory; default $CRKB_DATA or ./instance")
     b.add_argument("--strict", action="store_true", help="fail on any file that cannot be used")

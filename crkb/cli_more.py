@@ -9,7 +9,7 @@ from pathlib import Path
 
 from crkb import config
 from crkb.cli import _emit, reads_store
-from crkb.errors import BadInput
+from crkb.errors import BadInput, CrkbError
 
 
 def _data(args: argparse.Namespace) -> Path:
@@ -199,6 +199,16 @@ def cmd_identify(args: argparse.Namespace) -> int:
     return 0
 
 
+def bundled_checksums(archive: Path) -> set[str]:
+    """The sha256 of every file in the bundled archive's manifest (none when it is not there)."""
+    from crkb import bundle
+
+    try:
+        return {str(m["sha256"]) for m in bundle.load_manifest(archive)["members"]}
+    except CrkbError:
+        return set()
+
+
 def cmd_fetch(args: argparse.Namespace) -> int:
     from crkb import fetch
 
@@ -206,12 +216,13 @@ def cmd_fetch(args: argparse.Namespace) -> int:
         Path(args.manifest) if args.manifest else config.PROJECT_ROOT / "corpus" / "releases.json"
     )
     releases = fetch.load_manifest(manifest)
-    dest = Path(args.dest) if args.dest else config.corpus_dirs()[0] / "en" / "txt"
+    dest = Path(args.dest) if args.dest else config.user_corpus() / "en" / "txt"
     if args.latest:
         result: dict = {"latest": fetch.check_latest(releases)}
     else:
         log = (lambda m: print(m, file=sys.stderr)) if not args.json else (lambda _m: None)
-        result = fetch.fetch_all(releases, dest, progress=log).to_json()
+        have = bundled_checksums(config.bundled_corpus() / "archive.tar.xz")
+        result = fetch.fetch_all(releases, dest, progress=log, bundled=have).to_json()
         result["dest"] = str(dest)
     if args.json:
         _emit(result)
@@ -225,6 +236,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     else:
         print(
             f"{len(result['downloaded'])} downloaded, {len(result['present'])} already present,"
+            f" {len(result['bundled'])} in the bundled archive,"
             f" {len(result['no_url'])} without a known URL → {dest}"
         )
     return 0
@@ -288,7 +300,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument(
         "--manifest", help="releases manifest (default: the project's corpus/releases.json)"
     )
-    f.add_argument("--dest", help="where to put the files (default: <first corpus dir>/en/txt)")
+    f.add_argument(
+        "--dest",
+        help="where to put the files (default: $CRKB_USER_CORPUS/en/txt, layered over the bundle)",
+    )
     f.add_argument(
         "--latest",
         action="store_true",

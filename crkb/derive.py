@@ -11,7 +11,6 @@ import sqlite3
 from pathlib import Path
 
 from crkb.graph.terms import build_dictionary, pair_glossaries, parse_terms_list
-from crkb.sources.decode import decode
 from crkb.store import db
 
 TERMS_FILE = "terms.json"
@@ -23,8 +22,8 @@ def term_dictionary(asm, build_dir: Path, progress) -> dict[str, str]:
     for (vid, lang), zh in sorted(asm.docs.items(), reverse=True):
         if lang == "zh" and (vid, "en") in asm.docs:
             pair_lists.append(pair_glossaries(asm.docs[(vid, "en")], zh))
-    for path in asm.terms_files:
-        pair_lists.append(parse_terms_list(decode(Path(path).read_bytes()).text))
+    for text in asm.terms_texts:  # read by the build (a terms list may lie in a bundle)
+        pair_lists.append(parse_terms_list(text))
     return build_dictionary(pair_lists)
 
 
