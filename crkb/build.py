@@ -262,7 +262,6 @@ def build(
     t0 = time.perf_counter()
     steps: dict[str, float] = {}
     where = ":".join(map(str, corpus_dirs))
-    progress("reading the corpus …")
     found = corpus.discover(corpus_dirs)
     if found.bundles:
         steps["bundle"] = found.bundle_seconds

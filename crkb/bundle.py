@@ -27,7 +27,11 @@ FORMAT = 1
 # 32 MiB holds several neighbouring releases (each under 1 MB): as small as a bigger dictionary
 # (measured: 8 MiB 1.39 MB, 16 MiB 1.26 MB, 32-192 MiB 1.15 MB) and it costs the reader 32 MiB.
 DICT_MIB = 32
-RESTORE = "restore it (`git checkout -- corpus/` in a clone) or remake it (scripts/make_bundle.py)"
+PRESET = 9 | lzma.PRESET_EXTREME
+RESTORE = (
+    "restore it (`git checkout -- corpus/` in a clone) or remake it"
+    " (`python scripts/make_bundle.py CORPUS_DIR`)"
+)
 
 
 class BundleError(BadInput):
@@ -135,9 +139,12 @@ def _unpack(blob: bytes, name: str) -> list[Member]:
     return out
 
 
-def make(source: Path, archive: Path, sources: dict[str, str] | None = None) -> dict[str, Any]:
+def make(
+    source: Path, archive: Path, sources: dict[str, str] | None = None, preset: int = PRESET
+) -> dict[str, Any]:
     """Pack every file under `source` (sorted by path, so neighbouring releases compress against
-    each other) into `archive` and write its manifest; the same files always give the same bytes."""
+    each other) into `archive` and write its manifest; the same files always give the same bytes.
+    (A lower `preset` packs faster and worse: for quick throwaway bundles.)"""
     files = _files(source)
     if not files:
         raise BadInput(f"{source}: no files to bundle")
@@ -153,17 +160,16 @@ def make(source: Path, archive: Path, sources: dict[str, str] | None = None) -> 
             if sources and rel in sources:
                 entry["source"] = sources[rel]
             members.append(entry)
-    filters = [
-        {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": DICT_MIB << 20}
-    ]
+    filters = [{"id": lzma.FILTER_LZMA2, "preset": preset, "dict_size": DICT_MIB << 20}]
     blob = lzma.compress(raw.getvalue(), format=lzma.FORMAT_XZ, filters=filters)
+    level = f"{preset & 0x1F}{'e' if preset & lzma.PRESET_EXTREME else ''}"
     manifest = {
         "format": FORMAT,
         "archive": {
             "file": archive.name,
             "bytes": len(blob),
             "sha256": sha256(blob),
-            "compression": f"POSIX tar, xz (LZMA2 preset 9e, {DICT_MIB} MiB dictionary)",
+            "compression": f"POSIX tar, xz (LZMA2 preset {level}, {DICT_MIB} MiB dictionary)",
             "unpacked_bytes": len(raw.getvalue()),
         },
         "made_by": "scripts/make_bundle.py",
