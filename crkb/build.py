@@ -18,7 +18,7 @@ from crkb import corpus
 from crkb.errors import BadInput
 from crkb.model import Document
 from crkb.numbers import sort_key
-from crkb.parsing import parse_all
+from crkb.parsing import Parsed, parse_all
 from crkb.sources import identity
 from crkb.sources.decode import decode
 from crkb.store import db, location
@@ -121,7 +121,7 @@ def _prefer(
 
 
 def assemble(
-    results: list[tuple], progress: Progress, layer_of: dict[str, int] | None = None
+    results: list[Parsed], progress: Progress, layer_of: dict[str, int] | None = None
 ) -> Assembly:
     """Group parsed documents into versions: aliases, duplicates, merged pages, flags. A copy of a
     release from a later corpus layer replaces an earlier layer's copy; that is no defect."""

@@ -126,7 +126,7 @@ def _unpack(blob: bytes, name: str) -> list[Member]:
     try:
         with (
             lzma.open(io.BytesIO(blob)) as xz,
-            tarfile.open(fileobj=xz, mode="r|") as tar,  # type: ignore[call-overload]  # stream
+            tarfile.open(fileobj=xz, mode="r|") as tar,  # a stream: read once, in order
         ):
             for info in tar:
                 if not info.isfile():
