@@ -9,6 +9,7 @@ and times `make run` until /rules/702.19 answers with its Chinese text.
 from __future__ import annotations
 
 import datetime
+import html
 import json
 import os
 import platform
@@ -186,7 +187,8 @@ def bench_clone_to_first_page(limit: float = 600.0) -> dict:
             if status == 200:
                 _, api = _get(f"{base}/api/rules/702.19?lang=zh")
                 zh = json.loads(api or b"{}").get("text") or ""
-                if zh and re.search(r"[\u4e00-\u9fff]", zh) and zh[:10] in page.decode():
+                shown = html.unescape(page.decode("utf-8", errors="replace"))
+                if zh and re.search(r"[\u4e00-\u9fff]", zh) and zh[:10] in shown:
                     break
             time.sleep(0.25)
         else:
