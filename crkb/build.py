@@ -237,7 +237,8 @@ def _stderr_progress(msg: str) -> None:
         bar = "#" * (24 * done // total)
         msg = f"parse [{bar:.<24}] {done}/{total} files  {parsed[3]}"
     keep = msg.startswith(("step ", "corpus: ")) or (parsed is not None and parsed[1] == "1")
-    sys.stderr.write(("\n" if keep else "\r\x1b[K") + msg[:120])
+    first = msg.startswith("corpus: ")  # a build's first line: nothing above it to keep
+    sys.stderr.write(("\r\x1b[K" if first or not keep else "\n") + msg[:120])
     sys.stderr.flush()
 
 
