@@ -266,8 +266,10 @@ def build(
     found = corpus.discover(corpus_dirs)
     if found.bundles:
         steps["bundle"] = found.bundle_seconds
-    terms = [it for it in found.items if is_terms_list(it.head(20000))]
-    items = [it for it in found.items if it not in terms]
+    terms: list[corpus.Item] = []
+    items: list[corpus.Item] = []
+    for it in found.items:
+        (terms if is_terms_list(it.head(20000)) else items).append(it)
     if not items:
         raise BadInput(f"{where}: no files to build from")
     layer_of = {it.name: it.layer for it in items}
