@@ -2,25 +2,32 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM    := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+RUNTIME := $(VENV)/.installed-run-$(SUM)
+STAMP  := $(VENV)/.installed-$(SUM)
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
 .PHONY: install run test lint format bench browser-deps clean
 
-$(STAMP): pyproject.toml
+# What `make run` needs (the service), then the development tools on top for everything else.
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	rm -f $(VENV)/.installed-* && touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[dev]'
-	rm -f $(VENV)/.installed-* && touch $(STAMP)
+	touch $(STAMP)
 
 install: $(STAMP)
 
-run: install  ## build the bundled corpus (or $$CRKB_CORPUS) and serve it
+run: $(RUNTIME)  ## build the whole bundled archive (and $$CRKB_CORPUS layered over it), serve it
 	$(BIN)/crkb build
 	$(BIN)/crkb serve --host $(HOST) --port $(PORT)
 
-test: install  ## the whole suite; real-archive tests run when ../shared/corpus is there
+test: install  ## the whole suite, real-archive tests included (read from the bundled archive)
 	$(BIN)/pytest -q
 
 lint: install

@@ -13,7 +13,7 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -60,6 +60,7 @@ class FetchReport:
     present: list[str] = field(default_factory=list)
     no_url: list[str] = field(default_factory=list)
     latest: dict[str, Any] | None = None
+    bundled: list[str] = field(default_factory=list)  # already in the bundled archive
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -175,12 +176,16 @@ def fetch_all(
     dest: Path,
     opener: Opener | None = None,
     progress: Callable[[str], None] = lambda _m: None,
+    bundled: Collection[str] = (),
 ) -> FetchReport:
-    """Every release with a URL that is not already in `dest` with the right checksum."""
+    """Every release with a URL that is neither bundled (its sha256 among `bundled`) nor already
+    in `dest` with the right checksum."""
     report = FetchReport()
     for r in releases:
         name = Path(r.file).name
-        if _is_present(dest / name, r):
+        if r.sha256 in bundled:
+            report.bundled.append(name)
+        elif _is_present(dest / name, r):
             report.present.append(name)
         elif r.url is None:
             report.no_url.append(name)

@@ -10,25 +10,29 @@ are interned first, so that pickle sends each text once per batch.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from crkb.errors import CrkbError
 from crkb.model import ParseResult
-from crkb.sources.reader import read_file
+from crkb.sources.reader import read_bytes, read_file
 
 Progress = Callable[[str], None]
 Parsed = tuple[str, ParseResult | None, str | None]  # (path, result, reason it was refused)
+# A file to parse: its name, and its bytes when it does not lie on disk (a member of a bundle);
+# the bytes travel to a worker with the name, a file on disk is read by the worker itself.
+Job = tuple[str, bytes | None]
 
 BATCH_BYTES = 6_000_000  # a worker's reply: about ten neighbouring releases
 PARENT_SHARE = 0.46  # of the bytes, when one worker helps; measured, see scripts/bench.py
 
 
-def parse_one(path: str) -> Parsed:
-    """Parse a file; a refusal or a parser bug becomes a one-line reason, never an exception."""
+def parse_one(path: str, data: bytes | None = None) -> Parsed:
+    """Parse a file (or the bytes given for it); a refusal or a parser bug becomes a one-line
+    reason, never an exception."""
     try:
-        return path, read_file(path), None
+        return path, read_file(path) if data is None else read_bytes(data, path), None
     except CrkbError as e:
         return path, None, str(e)
     except Exception as e:  # a bug must not take the whole build down; it is reported instead
@@ -59,9 +63,9 @@ def intern_texts(results: list[Parsed]) -> None:
                 ref.title = maybe(ref.title)
 
 
-def parse_batch(paths: list[str]) -> list[Parsed]:
+def parse_batch(jobs: list[Job]) -> list[Parsed]:
     """A worker's job: several neighbouring files, interned together."""
-    out = [parse_one(p) for p in paths]
+    out = [parse_one(name, data) for name, data in jobs]
     intern_texts(out)
     return out
 
@@ -89,11 +93,14 @@ def split_work(
     return list(range(cut, len(paths))), batches
 
 
-def _sizes(paths: list[str]) -> list[int]:
+def _sizes(jobs: list[Job]) -> list[int]:
     out: list[int] = []
-    for p in paths:
+    for name, data in jobs:
+        if data is not None:
+            out.append(len(data))
+            continue
         try:
-            out.append(os.path.getsize(p))
+            out.append(os.path.getsize(name))
         except OSError:
             out.append(0)
     return out
@@ -107,9 +114,13 @@ def _complete(out: list[Parsed | None]) -> list[Parsed]:
     return filled
 
 
-def parse_all(paths: list[Path], progress: Progress, workers: int | None = None) -> list[Parsed]:
-    """Parse files on every core (the parent included), in the order given."""
-    names = [str(p) for p in paths]
+def parse_all(
+    paths: Sequence[Path | Job], progress: Progress, workers: int | None = None
+) -> list[Parsed]:
+    """Parse files (paths, or (name, bytes) jobs) on every core, the parent included, in the
+    order given."""
+    jobs: list[Job] = [p if isinstance(p, tuple) else (str(p), None) for p in paths]
+    names = [name for name, _data in jobs]
     workers = (os.cpu_count() or 1) - 1 if workers is None else workers
     workers = min(workers, 3)
     out: list[Parsed | None] = [None] * len(names)
@@ -121,14 +132,14 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
         progress(f"parse [{done}/{len(names)}] {names[i]}")
 
     if workers < 1 or len(names) < 4:
-        for i, name in enumerate(names):
-            out[i] = parse_one(name)
+        for i, (name, data) in enumerate(jobs):
+            out[i] = parse_one(name, data)
             report(i)
         return _complete(out)
-    mine, batches = split_work(names, _sizes(names), workers)
+    mine, batches = split_work(names, _sizes(jobs), workers)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures: list[tuple[list[int], Future[list[Parsed]]]] = [
-            (b, pool.submit(parse_batch, [names[i] for i in b])) for b in batches
+            (b, pool.submit(parse_batch, [jobs[i] for i in b])) for b in batches
         ]
 
         def collect(wait: bool) -> None:
@@ -142,7 +153,7 @@ def parse_all(paths: list[Path], progress: Progress, workers: int | None = None)
 
         own: list[Parsed] = []
         for i in mine:
-            own.append(parse_one(names[i]))
+            own.append(parse_one(*jobs[i]))
             out[i] = own[-1]
             report(i)
             collect(wait=False)

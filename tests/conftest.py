@@ -1,9 +1,8 @@
-"""Shared fixtures: the real archive (when it is beside the project) and a build of it."""
+"""Shared fixtures: the real archive (from the bundled corpus/archive.tar.xz) and a build of it."""
 
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -15,22 +14,27 @@ from flask.testing import FlaskClient
 from crkb.store.db import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-ARCHIVE = (ROOT / ".." / "shared" / "corpus").resolve()
+BUNDLE = ROOT / "corpus" / "archive.tar.xz"
 SEEDS = ROOT / "corpus" / "seeds"
 
 
-def _archive_present() -> bool:
-    return (ARCHIVE / "en" / "txt").is_dir()
-
-
 @pytest.fixture(scope="session")
-def archive() -> Path:
-    """The real archive at ../shared/corpus; tests that need it skip only when it is absent."""
-    if not _archive_present():
-        if os.environ.get("CI"):
-            pytest.fail(f"{ARCHIVE}: the real archive must be present in CI")
-        pytest.skip("the real archive ../shared/corpus is not here")
-    return ARCHIVE
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real archive as files, unpacked once per session from the verified bundle. The bundle
+    is part of the project: missing or damaged, it fails the tests that need it, never skips."""
+    from crkb.bundle import read
+    from crkb.errors import CrkbError
+
+    try:
+        members = read(BUNDLE)
+    except CrkbError as e:
+        pytest.fail(f"the bundled archive cannot be used: {e}")
+    root = tmp_path_factory.mktemp("archive")
+    for m in members:
+        path = root / m.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(m.data)
+    return root
 
 
 @functools.cache
@@ -43,11 +47,12 @@ def parsed(path: str):
 
 @pytest.fixture(scope="session")
 def archive_build(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One full build of the real archive, shared by every test that reads the store."""
+    """One full build of the real archive, read straight from the bundle (as `crkb build` does),
+    shared by every test that reads the store."""
     from crkb.build import build
 
     data = tmp_path_factory.mktemp("archive-data")
-    build([archive], data, progress=lambda _msg: None)
+    build([BUNDLE], data, progress=lambda _msg: None)
     return data
 
 

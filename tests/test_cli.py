@@ -180,7 +180,7 @@ def test_failed_build_leaves_previous_data_serving(archive_build, tmp_path):
     junk.mkdir()
     (junk / "a.txt").write_bytes(b"")
     (junk / "b.txt").write_bytes(b"not rules\n" * 10)
-    out = run("build", "--corpus", str(junk), data=archive_build)
+    out = run("build", "--no-bundled", "--corpus", str(junk), data=archive_build)
     assert out.returncode == 2 and "no usable rules document" in out.stderr
     after = run("versions", "--json", data=archive_build)
     assert after.stdout == before.stdout and after.returncode == 0
@@ -191,9 +191,9 @@ def test_strict_build_fails_on_a_bad_file(archive, tmp_path):
     corpus.mkdir()
     (corpus / "2024-04-10.txt").write_bytes((archive / "en/txt/2024-04-10.txt").read_bytes())
     (corpus / "broken.txt").write_bytes(b"\x00\x01" * 100)
-    ok = run("build", "--corpus", str(corpus), data=tmp_path / "d1")
+    ok = run("build", "--no-bundled", "--corpus", str(corpus), data=tmp_path / "d1")
     assert ok.returncode == 0 and "skipped: " in ok.stderr and "broken.txt" in ok.stderr
-    strict = run("build", "--corpus", str(corpus), "--strict", data=tmp_path / "d2")
+    strict = run("build", "--no-bundled", "--corpus", str(corpus), "--strict", data=tmp_path / "d2")
     assert strict.returncode == 2 and "broken.txt" in strict.stderr
     assert not (tmp_path / "d2" / "current").exists()
 

@@ -57,7 +57,7 @@ def test_each_junk_file_is_named_with_its_reason_and_the_good_files_are_built(
     junk_corpus: tuple[Path, dict], tmp_path: Path
 ):
     corpus, reasons = junk_corpus
-    out = crkb("build", "--corpus", str(corpus), data=tmp_path)
+    out = crkb("build", "--no-bundled", "--corpus", str(corpus), data=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
     lines = [ln for ln in out.stderr.splitlines() if ln.startswith(("skipped:", "flagged:"))]
@@ -90,10 +90,10 @@ def test_strict_refuses_any_junk_and_keeps_the_previous_build(
     junk_corpus: tuple[Path, dict], tmp_path: Path
 ):
     corpus, reasons = junk_corpus
-    assert crkb("build", "--corpus", str(corpus), data=tmp_path).returncode == 0
+    assert crkb("build", "--no-bundled", "--corpus", str(corpus), data=tmp_path).returncode == 0
     before = crkb("versions", "--json", data=tmp_path).stdout
     link = os.readlink(tmp_path / "current")
-    strict = crkb("build", "--corpus", str(corpus), "--strict", data=tmp_path)
+    strict = crkb("build", "--no-bundled", "--corpus", str(corpus), "--strict", data=tmp_path)
     assert strict.returncode == 2
     err = strict.stderr.strip().splitlines()
     assert err[-1].startswith("crkb build: --strict:") and "Traceback" not in strict.stderr
@@ -106,21 +106,23 @@ def test_strict_refuses_any_junk_and_keeps_the_previous_build(
         single.mkdir()
         (single / GOOD_EN).write_bytes((corpus / GOOD_EN).read_bytes())
         (single / name).write_bytes((corpus / name).read_bytes())
-        one = crkb("build", "--corpus", str(single), "--strict", data=tmp_path / "strict")
+        one = crkb(
+            "build", "--no-bundled", "--corpus", str(single), "--strict", data=tmp_path / "strict"
+        )
         assert one.returncode == 2 and str(single / name) in one.stderr, name
     assert not (tmp_path / "strict" / "current").exists()
 
 
 def test_nothing_usable_fails_and_changes_nothing(junk_corpus: tuple[Path, dict], tmp_path: Path):
     corpus, reasons = junk_corpus
-    assert crkb("build", "--corpus", str(corpus), data=tmp_path).returncode == 0
+    assert crkb("build", "--no-bundled", "--corpus", str(corpus), data=tmp_path).returncode == 0
     before = crkb("versions", "--json", data=tmp_path).stdout
     only_junk = tmp_path / "only-junk"
     only_junk.mkdir()
     for name in reasons:
         if not name.startswith("copy-of"):
             (only_junk / name).write_bytes((corpus / name).read_bytes())
-    out = crkb("build", "--corpus", str(only_junk), data=tmp_path)
+    out = crkb("build", "--no-bundled", "--corpus", str(only_junk), data=tmp_path)
     assert out.returncode == 2 and "no usable rules document" in out.stderr
     assert crkb("versions", "--json", data=tmp_path).stdout == before
     builds = sorted(p.name for p in (tmp_path / "builds").iterdir())

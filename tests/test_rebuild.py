@@ -117,7 +117,7 @@ def _crkb(corpus: Path, data: Path) -> subprocess.Popen:
     """`crkb build` as a user runs it (own process group, so it can be killed whole)."""
     env = {**os.environ, "CRKB_CORPUS": str(corpus), "CRKB_DATA": str(data)}
     return subprocess.Popen(
-        [str(Path(sys.executable).with_name("crkb")), "build"],
+        [str(Path(sys.executable).with_name("crkb")), "build", "--no-bundled"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

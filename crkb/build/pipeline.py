@@ -7,28 +7,26 @@ failure; a build that finds nothing usable fails. A failed build leaves the curr
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crkb import corpus
 from crkb.build import steps as build_steps
 from crkb.errors import BadInput
 from crkb.model import OFFICIAL_FORMATS, Document
 from crkb.numbers import sort_key
-from crkb.parsing import parse_all
+from crkb.parsing import Parsed, parse_all
 from crkb.sources import identity
+from crkb.sources.decode import decode
 from crkb.store import db, location
 
 OFFICIAL = OFFICIAL_FORMATS
-_IGNORED_NAMES = re.compile(
-    r"^(?:readme|license|licence|manifest|sources|changelog)\b|\.json$", re.I
-)
 _TERMS_LINE = re.compile(r"^[A-Za-z][^:：\n]{0,60}[:：]\s*\S*[\u4e00-\u9fff]", re.M)
 
 Progress = Callable[[str], None]
@@ -44,6 +42,9 @@ class Assembly:
     vflags: dict[str, dict[str, Any]] = field(default_factory=dict)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     terms_files: list[str] = field(default_factory=list)
+    terms_texts: list[str] = field(default_factory=list)  # the terms lists, decoded
+    layer_of: dict[str, int] = field(default_factory=dict)  # source → its corpus layer
+    replaced: list[tuple[str, str]] = field(default_factory=list)  # (earlier copy, later layer's)
     reported: list[tuple[str, str]] = field(default_factory=list)  # recognised, not stored
     flagged: list[tuple[str, str]] = field(default_factory=list)  # stored, with a defect
 
@@ -58,32 +59,13 @@ class BuildReport:
     seconds: float
     steps: dict[str, float]
     flagged: list[tuple[str, str]] = field(default_factory=list)
+    replaced: list[tuple[str, str]] = field(default_factory=list)
+    bundles: list[str] = field(default_factory=list)
 
 
-def discover(corpus_dirs: Iterable[Path]) -> list[Path]:
-    """Every candidate file under the corpus directories, in a stable order."""
-    found: list[Path] = []
-    for d in corpus_dirs:
-        if not d.exists():
-            raise BadInput(f"{d}: corpus directory does not exist")
-        if d.is_file():
-            found.append(d)
-            continue
-        for root, dirs, files in os.walk(d):
-            dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-            for name in sorted(files):
-                if name.startswith(".") or _IGNORED_NAMES.search(name):
-                    continue
-                found.append(Path(root) / name)
-    return found
-
-
-def is_terms_list(path: Path) -> bool:
+def is_terms_list(data: bytes) -> bool:
     """A provisional terms list (`English: 中文` lines), used for the dictionary, not parsed."""
-    try:
-        head = path.read_bytes()[:20000].decode("utf-8", errors="replace")
-    except OSError:
-        return False
+    head = data[:20000].decode("utf-8", errors="replace")
     return len(_TERMS_LINE.findall(head)) >= 5 and not re.search(r"^\d{3}\.\d", head, re.M)
 
 
@@ -122,13 +104,17 @@ def _merge(parts: list[Document]) -> Document:
     return merged
 
 
-def _prefer(a: Document, b: Document) -> tuple[Document, Document]:
-    """Of two official files of one release, keep a whole one, then the one named by its own
-    date, else the later."""
+def _prefer(
+    a: Document, b: Document, layer_of: dict[str, int] | None = None
+) -> tuple[Document, Document]:
+    """Of two official files of one release, keep a whole one, then the one from the later
+    corpus layer (a newer or fixed copy), then the one named by its own date, else the later."""
+    layers = layer_of or {}
 
-    def rank(d: Document) -> tuple[int, int, str]:
+    def rank(d: Document) -> tuple[int, int, int, str]:
         return (
             int(not d.flags.get("truncated")),
+            layers.get(d.source, 0),
             int(identity.file_date(d.source) == d.version),
             identity.file_date(d.source) or "",
         )
@@ -136,9 +122,12 @@ def _prefer(a: Document, b: Document) -> tuple[Document, Document]:
     return (a, b) if rank(a) >= rank(b) else (b, a)
 
 
-def assemble(results: list[tuple[Any, ...]], progress: Progress) -> Assembly:
-    """Group parsed documents into versions: aliases, duplicates, merged pages, flags."""
-    asm = Assembly()
+def assemble(
+    results: list[Parsed], progress: Progress, layer_of: dict[str, int] | None = None
+) -> Assembly:
+    """Group parsed documents into versions: aliases, duplicates, merged pages, flags. A copy of a
+    release from a later corpus layer replaces an earlier layer's copy; that is no defect."""
+    asm = Assembly(layer_of=dict(layer_of or {}))
     official: list[Document] = []
     other: list[Document] = []
     for path, result, error in results:
@@ -174,8 +163,12 @@ def assemble(results: list[tuple[Any, ...]], progress: Progress) -> Assembly:
             alias_of[fdate] = doc.version
         flags = asm.vflags.setdefault(doc.version, {})
         if key in asm.docs:
-            keep, drop = _prefer(asm.docs[key], doc)
+            keep, drop = _prefer(asm.docs[key], doc, asm.layer_of)
             asm.docs[key] = keep
+            if asm.layer_of.get(keep.source, 0) > asm.layer_of.get(drop.source, 0):
+                asm.replaced.append((drop.source, keep.source))
+                asm.sources[key] = [keep.source]
+                continue
             flags.setdefault("duplicate_of", {})[drop.source] = keep.source
             asm.sources[key] = [keep.source, drop.source]
             asm.skipped.append(
@@ -228,28 +221,48 @@ def write_store(asm: Assembly, path: Path) -> None:
     conn.close()
 
 
+_PARSED = re.compile(r"parse \[(\d+)/(\d+)\] (.*)")
+
+
 def _stderr_progress(msg: str) -> None:
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K" + msg[:120])
-        sys.stderr.flush()
-    else:
+    """On a terminal: one line per build step, redrawn (a bar while files are parsed); in a log:
+    the steps, and the parse count every tenth of the files."""
+    parsed = _PARSED.fullmatch(msg)
+    if not sys.stderr.isatty():
+        if parsed:
+            done, total = int(parsed[1]), int(parsed[2])
+            if done != total and done % max(1, total // 10):
+                return
         print(msg, file=sys.stderr)
+        return
+    if parsed:
+        done, total = int(parsed[1]), int(parsed[2])
+        bar = "#" * (24 * done // total)
+        msg = f"parse [{bar:.<24}] {done}/{total} files  {parsed[3]}"
+    keep = msg.startswith(("step ", "corpus: ")) or (parsed is not None and parsed[1] == "1")
+    first = msg.startswith("corpus: ")  # a build's first line: nothing above it to keep
+    sys.stderr.write(("\r\x1b[K" if first or not keep else "\n") + msg[:120])
+    sys.stderr.flush()
+
+
+STEP_NAMES = ("store", "terms", "lineage", "checks", "index")  # in the order a build runs them
 
 
 def run_steps(asm: Assembly, build_dir: Path, progress: Progress) -> dict[str, float]:
     """The steps after the store (crkb.build.steps), in order, each given what it needs;
     seconds per step."""
     seconds: dict[str, float] = {}
+    names = STEP_NAMES
 
     @contextmanager
     def step(name: str) -> Iterator[None]:
-        progress(f"{name} …")
+        progress(f"step {names.index(name) + 1}/{len(names)}: {name} …")
         t = time.perf_counter()
         yield
         seconds[name] = time.perf_counter() - t
 
     with step("terms"):
-        terms = build_steps.write_terms(asm.docs, asm.terms_files, build_dir)
+        terms = build_steps.write_terms(asm.docs, asm.terms_texts, build_dir)
     with step("lineage"):
         lineages = build_steps.write_lineage(asm.docs, build_dir, progress)
     with step("checks"):
@@ -269,24 +282,41 @@ def build(
     """Run a whole build and publish it atomically. Raises CrkbError on failure."""
     t0 = time.perf_counter()
     steps: dict[str, float] = {}
-    paths = discover(corpus_dirs)
-    terms_files = [p for p in paths if is_terms_list(p)]
-    paths = [p for p in paths if p not in terms_files]
-    if not paths:
-        raise BadInput(f"{':'.join(map(str, corpus_dirs))}: no files to build from")
-    results = parse_all(paths, progress)
-    steps["parse"] = time.perf_counter() - t0
-    asm = assemble(results, progress)
-    asm.terms_files = [str(p) for p in terms_files]
+    where = ":".join(map(str, corpus_dirs))
+    found = corpus.discover(corpus_dirs)
+    if found.bundles:
+        steps["bundle"] = found.bundle_seconds
+    terms: list[corpus.Item] = []
+    items: list[corpus.Item] = []
+    for it in found.items:
+        (terms if is_terms_list(it.head(20000)) else items).append(it)
+    if not items:
+        raise BadInput(f"{where}: no files to build from")
+    layer_of = {it.name: it.layer for it in items}
+    read = ""
+    if found.bundles:
+        read = f"; {', '.join(found.bundles)} verified and read in {found.bundle_seconds:.1f}s"
+    progress(f"corpus: {len(items)} files from {len(corpus_dirs)} layer(s){read}")
+    t = time.perf_counter()
+    results = parse_all([(it.name, it.data) for it in items], progress)
+    steps["parse"] = time.perf_counter() - t
+    del items  # the bundle's bytes: parsed, no longer needed
+    asm = assemble(results, progress, layer_of)
+    asm.terms_files = [it.name for it in terms]
+    asm.terms_texts = [decode(it.read()).text for it in terms]
+    asm.replaced = found.replaced + asm.replaced
+    bundles = found.bundles
+    del found
     if strict and (asm.skipped or asm.flagged):
         bad = asm.skipped + asm.flagged
         raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
     if not asm.docs:
-        raise BadInput(f"{':'.join(map(str, corpus_dirs))}: no usable rules document found")
+        raise BadInput(f"{where}: no usable rules document found")
     data.mkdir(parents=True, exist_ok=True)
     tmp = location.new_build_dir(data)
     try:
         t = time.perf_counter()
+        progress(f"step 1/{len(STEP_NAMES)}: store …")
         write_store(asm, tmp / db.DB_NAME)
         steps["store"] = time.perf_counter() - t
         steps.update(run_steps(asm, tmp, progress))
@@ -295,7 +325,7 @@ def build(
         location.discard(tmp)
         raise
     if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
+        sys.stderr.write("\n")
     return BuildReport(
         final,
         len(asm.aliases),
@@ -305,4 +335,6 @@ def build(
         time.perf_counter() - t0,
         steps,
         asm.flagged,
+        asm.replaced,
+        bundles,
     )

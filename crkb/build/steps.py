@@ -19,7 +19,6 @@ from crkb.diff.history import Lineage, build_lineage
 from crkb.graph.terms import build_dictionary, pair_glossaries, parse_terms_list
 from crkb.model import OFFICIAL_FORMATS, Document
 from crkb.search.index import build_index
-from crkb.sources.decode import decode
 from crkb.store import db
 from crkb.store.location import INDEX_DIR, TERMS_FILE
 
@@ -27,20 +26,21 @@ Docs = Mapping[tuple[str, str], Document]  # (version, lang) → Document
 Progress = Callable[[str], None]
 
 
-def term_dictionary(docs: Docs, terms_files: Iterable[str]) -> dict[str, str]:
-    """English → Chinese game terms from every bilingual release (newest first) and terms lists."""
+def term_dictionary(docs: Docs, terms_texts: Iterable[str]) -> dict[str, str]:
+    """English → Chinese game terms from every bilingual release (newest first) and terms lists
+    (their texts, read by the build: a terms list may lie in a bundle)."""
     pair_lists = []
     for (vid, lang), zh in sorted(docs.items(), reverse=True):
         if lang == "zh" and (vid, "en") in docs:
             pair_lists.append(pair_glossaries(docs[(vid, "en")], zh))
-    for path in terms_files:
-        pair_lists.append(parse_terms_list(decode(Path(path).read_bytes()).text))
+    for text in terms_texts:
+        pair_lists.append(parse_terms_list(text))
     return build_dictionary(pair_lists)
 
 
-def write_terms(docs: Docs, terms_files: Iterable[str], build_dir: Path) -> dict[str, str]:
+def write_terms(docs: Docs, terms_texts: Iterable[str], build_dir: Path) -> dict[str, str]:
     """The term dictionary, written beside the store (the index reads it) and into it."""
-    terms = term_dictionary(docs, terms_files)
+    terms = term_dictionary(docs, terms_texts)
     (build_dir / TERMS_FILE).write_text(json.dumps(terms, ensure_ascii=False, indent=0), "utf-8")
     conn = sqlite3.connect(build_dir / db.DB_NAME)
     with conn:

@@ -8,14 +8,20 @@ from pathlib import Path
 from typing import Any
 
 from crkb import config
+from crkb.errors import BadInput
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     from crkb.build import build  # the parsers, matchers and indexer: loaded when building
 
-    corpus = [Path(p) for p in args.corpus] if args.corpus else config.corpus_dirs()
+    given = [Path(p) for p in args.corpus] if args.corpus else None
+    corpus = config.corpus_layers(given, bundled=not args.no_bundled)
+    if not corpus:
+        raise BadInput("--no-bundled: give the corpus to build (--corpus DIR or CRKB_CORPUS)")
     data = Path(args.data) if args.data else config.data_dir()
     report = build(corpus, data, strict=args.strict)
+    for old, new in report.replaced:
+        print(f"replaced: {old} by {new} (a later corpus layer)", file=sys.stderr)
     for _path, reason in report.skipped:
         print(f"skipped: {reason}", file=sys.stderr)
     for _path, reason in report.flagged:
@@ -35,7 +41,15 @@ def register(sub: Any) -> None:
         "build", help="ingest every document found; build store, index, derived data"
     )
     b.add_argument(
-        "--corpus", action="append", help="corpus directory (repeatable); default $CRKB_CORPUS"
+        "--corpus",
+        action="append",
+        help="corpus folder or bundle (repeatable), layered over the bundled corpus in order;"
+        " default $CRKB_CORPUS",
+    )
+    b.add_argument(
+        "--no-bundled",
+        action="store_true",
+        help="build only the corpus given, without the bundled archive and fetched releases",
     )
     b.add_argument("--data", help="data directory; default $CRKB_DATA or ./instance")
     b.add_argument("--strict", action="store_true", help="fail on any file that cannot be used")

@@ -25,6 +25,7 @@ def cmd_versions(args: argparse.Namespace) -> int:
         aliases = f" (also {', '.join(v['aliases'])})" if v["aliases"] else ""
         flags = f"  [{', '.join(sorted(v['flags']))}]" if v["flags"] else ""
         print(f"{v['id']}{aliases}  {','.join(v['langs'])}  {counts}{flags}")
+        print(f"  from {', '.join(v['sources'])}")
     return 0
 
 
