@@ -34,12 +34,12 @@ from crkb.checks.translation import glossary as glossary_checks
 from crkb.checks.translation import numbering, per_rule, stale
 from crkb.checks.translation.glossary import aligned_terms
 from crkb.checks.translation.per_rule import is_prose
-from crkb.checks.translation.terms import TermIndex, stem, term_findings
+from crkb.checks.translation.terms import TermIndex, fold_inflection, term_findings
 from crkb.graph.terms import build_dictionary, pair_glossaries, split_variants
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
 
-__all__ = ["CHECKS", "KINDS", "Context", "TermIndex", "check", "is_prose", "stem"]
+__all__ = ["CHECKS", "KINDS", "Context", "TermIndex", "check", "fold_inflection", "is_prose"]
 
 KINDS = (
     "missing_rule",

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from crkb.checks import quantities as qty
 from crkb.checks.findings import Finding, mark_all, marked
 from crkb.checks.translation.common import joined, parts, rule_refs, spans_of
-from crkb.checks.translation.terms import stem
+from crkb.checks.translation.terms import fold_inflection
 from crkb.model import Rule
 from crkb.numbers import sort_key
 
@@ -37,7 +37,7 @@ _NOT_TOPICAL = {"rule", "rules", "with", "from", "that", "this", "other", "gener
 
 def _topic(text: str) -> set[str]:
     """The content words of a text, in a common form (restarting/restart → restart)."""
-    return {stem(w) for w in _TITLE_WORD.findall(text) if w.lower() not in _NOT_TOPICAL}
+    return {fold_inflection(w) for w in _TITLE_WORD.findall(text) if w.lower() not in _NOT_TOPICAL}
 
 
 def english_misfit(text: str, cited: str | None, instead: str | None) -> bool:

@@ -28,8 +28,10 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
 @lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A crude common form of an English word: copies/copied/copy → copy, casts → cast."""
+def fold_inflection(word: str) -> str:
+    """A light common form of an English word for term matching: copies/copied/copy → copy,
+    casts → cast. Lighter than the search index's Porter stem on purpose: it keeps command and
+    commander apart, which the term check needs (the Porter stem loses real findings)."""
     w = word.lower()
     w = re.sub(r"['’]s?$", "", w)
     for suffix, repl in (
@@ -55,7 +57,7 @@ class TermIndex:
             words = tuple(_TOKEN.findall(term))
             if not words:
                 continue
-            key = tuple(w.lower() for w in words[:-1]) + (stem(words[-1]),)
+            key = tuple(w.lower() for w in words[:-1]) + (fold_inflection(words[-1]),)
             self.by_first[key[0]].append((key, term))
         for cands in self.by_first.values():
             cands.sort(key=lambda c: len(c[0]), reverse=True)
@@ -63,7 +65,7 @@ class TermIndex:
     def find(self, text: str) -> dict[str, list[tuple[int, int]]]:
         """Each term found → spans (longest match wins where terms overlap)."""
         toks = [(m.group(0).lower(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-        stems = [stem(t[0]) for t in toks]
+        stems = [fold_inflection(t[0]) for t in toks]
         hits: dict[str, list[tuple[int, int]]] = defaultdict(list)
         i = 0
         while i < len(toks):
