@@ -30,9 +30,10 @@ run: $(RUNTIME)  ## build the whole bundled archive (and $$CRKB_CORPUS layered o
 test: install  ## the whole suite, real-archive tests included (read from the bundled archive)
 	$(BIN)/pytest -q
 
-lint: install
+lint: install  ## ruff (lint + format) and mypy --strict on crkb/
 	$(BIN)/ruff check crkb tests scripts
 	$(BIN)/ruff format --check crkb tests scripts
+	$(BIN)/mypy crkb
 
 format: install
 	$(BIN)/ruff format crkb tests scripts
