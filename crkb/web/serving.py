@@ -46,10 +46,33 @@ def _from_cache() -> Response | None:
         return None
     hit = served().pages.get(key)
     if hit is None:
-        return None
+        hit = stored_page(key)
+        if hit is None:
+            return None
+        served().pages.put(key, hit)
     g.cache_hit = True
     status, mimetype, body = hit
     return Response(body, status=status, mimetype=mimetype)
+
+
+def _disk_name(key: tuple) -> str:
+    """A page's name in the build's disk cache (the build is the file's own)."""
+    return "page\t" + repr(key[1:])
+
+
+def stored_page(key: tuple) -> tuple[int, str, bytes] | None:
+    """A page kept on disk by any worker (the pages of a build outlive the worker)."""
+    raw = served().disk().get(_disk_name(key))
+    if raw is None:
+        return None
+    mimetype, _sep, body = raw.partition(b"\n")
+    return 200, mimetype.decode(), body
+
+
+def store_page(key: tuple, page: tuple[int, str, bytes]) -> None:
+    status, mimetype, body = page
+    if status == 200:
+        served().disk().put(_disk_name(key), mimetype.encode() + b"\n" + body)
 
 
 def _finish(resp: Response) -> Response:
@@ -61,7 +84,9 @@ def _finish(resp: Response) -> Response:
         and not resp.direct_passthrough
         and not g.get("no_cache")
     ):
-        served().pages.put(key, (resp.status_code, resp.mimetype or "", resp.get_data()))
+        page = (resp.status_code, resp.mimetype or "", resp.get_data())
+        served().pages.put(key, page)
+        store_page(key, page)
     asked = request.args.get("lang")
     if asked in LANG_CHOICES and request.cookies.get(LANG_COOKIE) != asked:
         resp.set_cookie(LANG_COOKIE, asked, max_age=365 * 86400, samesite="Lax", httponly=True)
