@@ -23,8 +23,8 @@ from crkb.web import data
 from crkb.web.diskcache import DiskCache
 from crkb.web.render import Terms, anchor, linked
 
-# Stand-ins for the versions in a column's links (the page's, the text's own): plain letters, so url_for leaves them be,
-# and never in a rule text (checked before a column is kept).
+# Stand-ins for the versions in a column's links (the page's, the text's own): plain letters,
+# so url_for leaves them be, and never in a rule text (checked before a column is kept).
 LINK_MARK = "QcrkbLinkVersionQ"
 VERSION_MARK = "QcrkbVersionQ"
 MEMORY_BYTES = 8 * 1024 * 1024  # per worker, in front of the disk
