@@ -42,10 +42,12 @@ def _open_store(args: argparse.Namespace):
 # build -------------------------------------------------------------------------------------------
 def cmd_build(args: argparse.Namespace) -> int:
     from crkb.build import build
+    from crkb.web.prerender import prerender
 
     corpus = [Path(p) for p in args.corpus] if args.corpus else config.corpus_dirs()
     data = Path(args.data) if args.data else config.data_dir()
     report = build(corpus, data, strict=args.strict)
+    report.steps["pages"] = prerender(data)[1]  # the newest release's rule columns, rendered
     for _path, reason in report.skipped:
         print(f"skipped: {reason}", file=sys.stderr)
     for _path, reason in report.flagged:

@@ -14,7 +14,7 @@ __all__ = ["create_app"]
 def create_app(test_config: dict | None = None) -> Flask:
     """A Flask app serving `CRKB_DATA` (or test_config["DATA"]); the store opens on first use."""
     from crkb import config
-    from crkb.web import api, errors, pages, serving
+    from crkb.web import api, conditional, errors, pages, serving
     from crkb.web.state import Served
 
     app = Flask(
@@ -33,5 +33,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
+    conditional.register(app)  # before serving: its hook runs after serving's
     serving.register(app)
     return app

@@ -27,6 +27,7 @@ from crkb.web.render import Terms, anchor, linked
 # so url_for leaves them be, and never in a rule text (checked before a column is kept).
 LINK_MARK = "QcrkbLinkVersionQ"
 VERSION_MARK = "QcrkbVersionQ"
+DISK_PREFIX = "col\t"  # beside the pages in the build's DiskCache
 MEMORY_BYTES = 8 * 1024 * 1024  # per worker, in front of the disk
 
 Badges = dict[str, int]  # rule number → open translation findings
@@ -54,7 +55,7 @@ class Fragments:
         hit = self.memory.get(name)
         if hit is not None:
             return hit
-        raw = self.disk.get("col\t" + name)
+        raw = self.disk.get(DISK_PREFIX + name)
         if raw is None:
             return None
         text = raw.decode("utf-8")
@@ -65,7 +66,7 @@ class Fragments:
     def put(self, name: str, text: str) -> None:
         if len(text) < MEMORY_BYTES // 8:
             self.memory[name] = text
-        self.disk.put("col\t" + name, text.encode("utf-8"))
+        self.disk.put(DISK_PREFIX + name, text.encode("utf-8"))
 
 
 def fragment_name(version: str, lang: str, number: str, badges: Badges) -> str:
@@ -141,14 +142,14 @@ def column_html(
         full = data.column(store, col.version, col.lang, number, terms())
         if full is None:  # the build changed under this request: nothing to keep
             return Markup("")
-        if _marks_in_text(full):  # never: but then the text must not be touched by fill()
+        if marks_in_text(full):  # never: but then the text must not be touched by fill()
             return Markup(render_column(full, badges, link_version, col.version))
         html = render_column(full, badges, LINK_MARK, VERSION_MARK)
         fragments.put(name, html)
     return fill(html, col.version, link_version)
 
 
-def _marks_in_text(col: data.Column) -> bool:
+def marks_in_text(col: data.Column) -> bool:
     """True when a rule text itself holds a marker (then the column is never kept)."""
     texts = [col.rule.text, col.rule.title or ""]
     texts += [p.text for p in col.children] + [p.title or "" for p in col.children]

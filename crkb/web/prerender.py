@@ -1,0 +1,51 @@
+"""A build step: every rule column of the newest texts rendered into the build's web cache, so
+the pages of the newest release are a lookup and a thin template from their first request."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from crkb.errors import CrkbError
+
+
+def prerender(data: Path) -> tuple[int, float]:
+    """(columns rendered, seconds) for the build current in `data`: each rule of the newest
+    English and Chinese texts, as the rule pages ask for them."""
+    from crkb.numbers import normalise
+    from crkb.web import create_app, fragments, pages
+    from crkb.web import data as web_data
+
+    t0 = time.perf_counter()
+    app = create_app({"DATA": str(data), "PAGE_CACHE": False})
+    served = app.extensions["crkb"]
+    with app.test_request_context("/"):
+        try:
+            _bid, store = served.current()
+        except CrkbError:
+            return 0, time.perf_counter() - t0
+        kept: list[tuple[str, bytes]] = []
+        latest = store.version_ids()[-1]
+        for lang in web_data.LANGS:
+            version = web_data.version_for(store, latest, lang)
+            if version is None:
+                continue
+            groups = served.badge_groups(version) if lang == "zh" else {}
+            terms = pages._terms(store, version, lang)
+            doc = store.doc_id(version, lang)
+            rows = store.conn.execute("SELECT number FROM rules WHERE doc=?", (doc,)).fetchall()
+            for (number,) in rows:
+                if normalise(number) != number:
+                    continue  # not a page's number (the page redirects to the normal form)
+                col = web_data.column(store, version, lang, number, terms)
+                if col is None or fragments.marks_in_text(col):
+                    continue
+                badges = groups.get(number, {})
+                html = fragments.render_column(
+                    col, badges, fragments.LINK_MARK, fragments.VERSION_MARK
+                )
+                name = fragments.fragment_name(version, lang, number, badges)
+                kept.append((fragments.DISK_PREFIX + name, html.encode("utf-8")))
+        served.disk().put_many(kept)
+        served.disk().close()
+    return len(kept), time.perf_counter() - t0
