@@ -16,7 +16,7 @@ from crkb.web.state import Served
 
 GZIP_MIN_BYTES = 1024  # below this the header costs more than it saves
 GZIP_LEVEL = 6
-GZIP_CACHE_BYTES = 4 * 1024 * 1024  # compressed bodies by ETag, per worker
+GZIP_CACHE_BYTES = 2 * 1024 * 1024  # compressed bodies by ETag, per worker
 COMPRESSIBLE = ("text/html", "application/json")
 
 

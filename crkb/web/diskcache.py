@@ -38,12 +38,15 @@ class DiskCache:
         if self._conn is not None or self._broken:
             return self._conn
         try:
-            conn = sqlite3.connect(self.path, timeout=0.05, check_same_thread=False)
+            conn = sqlite3.connect(self.path, timeout=0.01, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # a cache: a lost write is rendered again
             conn.executescript(_SCHEMA)
-        except sqlite3.Error:
+        except sqlite3.OperationalError:  # locked now, or a place it can never be written
             self._broken = not self.path.parent.is_dir() or not _writable(self.path)
+            return None
+        except sqlite3.Error:  # not an SQLite file: a miss for the life of this process
+            self._broken = True
             return None
         self._conn = conn
         return conn
@@ -104,8 +107,11 @@ class DiskCache:
             conn = self._open()
             if conn is None:
                 return 0, 0
-            names = conn.execute("SELECT count(*) FROM names").fetchone()[0]
-            blobs = conn.execute("SELECT count(*) FROM blobs").fetchone()[0]
+            try:
+                names = conn.execute("SELECT count(*) FROM names").fetchone()[0]
+                blobs = conn.execute("SELECT count(*) FROM blobs").fetchone()[0]
+            except sqlite3.Error:
+                return 0, 0
             return int(names), int(blobs)
 
     def close(self) -> None:

@@ -28,7 +28,7 @@ from crkb.web.render import Terms, anchor, linked
 LINK_MARK = "QcrkbLinkVersionQ"
 VERSION_MARK = "QcrkbVersionQ"
 DISK_PREFIX = "col\t"  # beside the pages in the build's DiskCache
-MEMORY_BYTES = 8 * 1024 * 1024  # per worker, in front of the disk
+MEMORY_BYTES = 2 * 1024 * 1024  # per worker, in front of the disk
 
 Badges = dict[str, int]  # rule number → open translation findings
 

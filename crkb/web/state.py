@@ -13,7 +13,8 @@ from crkb.store.location import current_build, current_id
 from crkb.web.diskcache import CACHE_NAME, DiskCache
 from crkb.web.fragments import Fragments
 
-PAGE_CACHE_BYTES = 16 * 1024 * 1024  # per worker; the shared tier on disk holds the rest
+TERMS_KEPT = 8  # glossary matchers (~0.4 MB each; a kept rule column needs none)
+PAGE_CACHE_BYTES = 6 * 1024 * 1024  # per worker; the shared tier on disk holds the rest
 ENTRY_BYTES = 200  # a cached page's own overhead (key, tuple), beside its body
 
 Page = tuple[int, str, bytes]  # status, mimetype, body
@@ -63,7 +64,8 @@ class Served:
         self.data = data
         self.build_id: str | None = None
         self.store: Store | None = None
-        self.memo: dict[tuple, object] = {}  # per-build derived values (term regexes, lineage…)
+        self.memo: dict[tuple, object] = {}  # per-build derived values (searcher, lineage…)
+        self.terms: LRUCache[tuple, object] = LRUCache(maxsize=TERMS_KEPT)
         self.pages = PageCache()
         self._fragments: Fragments | None = None
         self._lock = threading.Lock()
@@ -83,6 +85,7 @@ class Served:
                 else:
                     self.store, self.build_id = store, cid
                     self.memo = {}
+                    self.terms.clear()
                     self.pages.clear()
                     self._fragments = None
             if self.store is None or self.build_id is None:
@@ -146,9 +149,11 @@ class Served:
         return store.path.parent / "index"
 
     def memoised(self, key: tuple, make):
-        """A value computed once per build (term regexes, glossary orderings, lineage)."""
-        value = self.memo.get(key)
+        """A value computed once per build (searcher, glossary orderings, lineage); the glossary
+        matchers of the texts in use (`("terms", …)`, ~0.4 MB each) only for the last few."""
+        kept = self.terms if key[:1] == ("terms",) else self.memo
+        value = kept.get(key)
         if value is None:
             value = make()
-            self.memo[key] = value
+            kept[key] = value
         return value
