@@ -87,7 +87,7 @@ def test_a_rebuild_changes_the_etag(archive_build: Path, tmp_path: Path) -> None
     assert after.headers["ETag"] != before.headers["ETag"]
 
 
-# rule columns rendered once -------------------------------------------------------------------------
+# rule columns rendered once -----------------------------------------------------------------------
 def _sample(store: Store, version: str, lang: str, n: int = 60) -> list[str]:
     rows = store.conn.execute(
         "SELECT number FROM rules WHERE doc=?", (store.doc_id(version, lang),)
