@@ -203,10 +203,7 @@ def write_report(results: dict, corpus: Path) -> None:
     lines += ["", "Build report: " + b["report"].replace("|", "/"), ""]
     if "http" in results:
         lines += [
-            "## HTTP under load (`python scripts/bench_web.py`: gunicorn -w 2, wrk 32 connections,"
-            " 60 s per mix)",
-            "",
-            str(results["http"]),
+            str(results["http"]),  # bench_web prints its own heading
             "",
         ]
     for name in ("search", "diff", "checks"):

@@ -116,7 +116,7 @@ def search_queries(store: Store, rng: random.Random, queries: Path | None) -> li
     sections and rules of the newest release in each language."""
     from scripts import loadtools
 
-    asked = loadtools.eval_queries(queries) if queries else []
+    asked = loadtools.eval_queries(queries or loadtools.EVAL_QUERIES)
     titles = loadtools.title_queries(store, rng, 4 * MIN_QUERIES)
     distinct = sorted(set(asked + titles))
     rng.shuffle(distinct)

@@ -29,7 +29,7 @@ class Gzipped:
 
     def get(self, etag: str, body: bytes) -> bytes:
         with self._lock:
-            hit = self._items.get(etag)
+            hit: bytes | None = self._items.get(etag)
         if hit is not None:
             return hit
         packed = gzip.compress(body, GZIP_LEVEL, mtime=0)
@@ -85,7 +85,7 @@ def _finish(resp: Response) -> Response:
         resp.last_modified = modified
     resp.headers["Cache-Control"] = "no-cache"  # always ask; the answer is a 304 when unchanged
     resp.vary.add("Accept-Encoding")
-    resp = resp.make_conditional(request)
+    resp.make_conditional(request)  # in place: a 304 without a body when the tag matches
     if packs and resp.status_code == 200:
         packed = current_app.extensions["crkb gzip"].get(etag, body)
         resp.set_data(packed)

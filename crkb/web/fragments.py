@@ -52,7 +52,7 @@ class Fragments:
         self.memory: LRUCache[str, str] = LRUCache(maxsize=MEMORY_BYTES, getsizeof=len)
 
     def get(self, name: str) -> str | None:
-        hit = self.memory.get(name)
+        hit: str | None = self.memory.get(name)
         if hit is not None:
             return hit
         raw = self.disk.get(DISK_PREFIX + name)
@@ -87,7 +87,10 @@ def shown(store: Store, version: str, lang: str, number: str) -> Shown | None:
         "SELECT number, kind, title, text FROM rules WHERE doc=? AND number=? ORDER BY ord LIMIT 1",
         (doc, number),
     ).fetchone()
-    return None if row is None else Shown(lang, version, data.Para(*row, examples=[]))
+    if row is None:
+        return None
+    n, kind, title, text = row
+    return Shown(lang, version, data.Para(n, kind, title, text, []))
 
 
 def render_column(col: data.Column, badges: Badges, link_version: str | None, version: str) -> str:

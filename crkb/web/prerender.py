@@ -1,5 +1,6 @@
-"""A build step: every rule column of the newest texts rendered into the build's web cache, so
-the pages of the newest release are a lookup and a thin template from their first request."""
+"""A build step: every rule column of the newest texts, and every rule page of the newest release
+in each language choice, rendered into the build's web cache, so those pages are a lookup from
+their first request (and any other page a thin template over kept columns)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ from pathlib import Path
 
 from crkb.errors import CrkbError
 
+# each choice of language (a rule page without `?lang=` and no cookie is the `both` page)
+PAGE_CHOICES = ("?lang=both", "?lang=en", "?lang=zh")
+
 
 def prerender(data: Path) -> tuple[int, float]:
     """(columns rendered, seconds) for the build current in `data`: each rule of the newest
-    English and Chinese texts, as the rule pages ask for them."""
+    English and Chinese texts as the rule pages ask for them, then those pages."""
     from crkb.numbers import normalise
     from crkb.web import create_app, fragments, pages
     from crkb.web import data as web_data
@@ -25,6 +29,7 @@ def prerender(data: Path) -> tuple[int, float]:
         except CrkbError:
             return 0, time.perf_counter() - t0
         kept: list[tuple[str, bytes]] = []
+        shown: set[str] = set()
         latest = store.version_ids()[-1]
         for lang in web_data.LANGS:
             version = web_data.version_for(store, latest, lang)
@@ -46,6 +51,13 @@ def prerender(data: Path) -> tuple[int, float]:
                 )
                 name = fragments.fragment_name(version, lang, number, badges)
                 kept.append((fragments.DISK_PREFIX + name, html.encode("utf-8")))
+                shown.add(number)
         served.disk().put_many(kept)
-        served.disk().close()
+        numbers = sorted(shown)
+    app.config["PAGE_CACHE"] = True
+    client = app.test_client()
+    for number in numbers:
+        for choice in PAGE_CHOICES:
+            client.get(f"/rules/{number}{choice}")  # kept by the page cache's own hook
+    served.disk().close()
     return len(kept), time.perf_counter() - t0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask, Response, current_app, g, request
 
 from crkb.web.state import Served
@@ -12,6 +14,10 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
     " object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+
+
+_RULE_PAGE = re.compile(r"^(/v/[^/]+)?/rules/[^/]+$")
+_LANG_ONLY = {f"lang={c}".encode() for c in LANG_CHOICES}
 
 
 def served() -> Served:
@@ -33,7 +39,10 @@ def _cache_key() -> tuple | None:
     if request.path.startswith("/static/"):
         return None
     build_id, _store = served().current()
-    return (build_id, served().reviews_stamp(), request.path, request.query_string, lang_choice())
+    query = request.query_string
+    if query in _LANG_ONLY and _RULE_PAGE.match(request.path):
+        query = b""  # a rule page is its path and the language choice: `?lang=` is that choice
+    return (build_id, served().reviews_stamp(), request.path, query, lang_choice())
 
 
 def _from_cache() -> Response | None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cachetools import LRUCache
 
@@ -41,7 +43,8 @@ class PageCache:
 
     def get(self, key: PageKey) -> Page | None:
         with self._lock:
-            return self._items.get(key)
+            hit: Page | None = self._items.get(key)
+            return hit
 
     def put(self, key: PageKey, value: Page) -> None:
         if _page_size(value) > self.max_bytes // 8:
@@ -64,8 +67,10 @@ class Served:
         self.data = data
         self.build_id: str | None = None
         self.store: Store | None = None
-        self.memo: dict[tuple, object] = {}  # per-build derived values (searcher, lineage…)
-        self.terms: LRUCache[tuple, object] = LRUCache(maxsize=TERMS_KEPT)
+        self.memo: dict[
+            tuple[object, ...], object
+        ] = {}  # per-build derived values (searcher, lineage…)
+        self.terms: LRUCache[tuple[object, ...], object] = LRUCache(maxsize=TERMS_KEPT)
         self.pages = PageCache()
         self._fragments: Fragments | None = None
         self._lock = threading.Lock()
@@ -123,7 +128,8 @@ class Served:
         _bid, store = self.current()
         stamp = self.reviews_stamp()
         make = lambda: open_counts(store, ReviewFile(reviews_path(self.data)), version)  # noqa: E731
-        return self.memoised(("open findings", version, stamp), make)  # type: ignore[return-value]
+        counts: dict[str, int] = self.memoised(("open findings", version, stamp), make)
+        return counts
 
     def badge_groups(self, version: str) -> dict[str, dict[str, int]]:
         """Open findings of `version` by the rule page that badges them (the rule's own page and
@@ -139,8 +145,10 @@ class Served:
                     groups.setdefault(parent, {})[number] = count
             return groups
 
-        key = ("badge groups", version, self.reviews_stamp())
-        return self.memoised(key, group)  # type: ignore[no-any-return]
+        groups: dict[str, dict[str, int]] = self.memoised(
+            ("badge groups", version, self.reviews_stamp()), group
+        )
+        return groups
 
     def index_dir(self) -> Path:
         """The search index beside the store being served (not the `current` link, which a
@@ -148,7 +156,7 @@ class Served:
         _bid, store = self.current()
         return store.path.parent / "index"
 
-    def memoised(self, key: tuple, make):
+    def memoised(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:  # noqa: ANN401
         """A value computed once per build (searcher, glossary orderings, lineage); the glossary
         matchers of the texts in use (`("terms", …)`, ~0.4 MB each) only for the last few."""
         kept = self.terms if key[:1] == ("terms",) else self.memo

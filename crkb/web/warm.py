@@ -32,7 +32,7 @@ def warm(app: Flask) -> list[str]:
                     if lang == "zh":
                         served.badge_groups(v)
             done.append("glossary terms, translation badges")
-            searcher = pages._searcher()
+            searcher = pages._searcher()  # type: ignore[no-untyped-call]  # pages.py: arch types it
             searcher.warm()
             for lang, q in WARM_SEARCHES:
                 searcher.search(q, lang=lang, limit=20)
