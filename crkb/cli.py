@@ -47,7 +47,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     corpus = [Path(p) for p in args.corpus] if args.corpus else config.corpus_dirs()
     data = Path(args.data) if args.data else config.data_dir()
     report = build(corpus, data, strict=args.strict)
-    report.steps["pages"] = prerender(data)[1]  # the newest release's rule columns, rendered
+    _count, report.steps["pages"] = prerender(data)  # the newest release's rule pages
+    report.seconds += report.steps["pages"]
     for _path, reason in report.skipped:
         print(f"skipped: {reason}", file=sys.stderr)
     for _path, reason in report.flagged:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -50,22 +51,27 @@ class Fragments:
     def __init__(self, disk: DiskCache) -> None:
         self.disk = disk
         self.memory: LRUCache[str, str] = LRUCache(maxsize=MEMORY_BYTES, getsizeof=len)
+        self._lock = threading.Lock()  # the development server runs requests in threads
 
     def get(self, name: str) -> str | None:
-        hit: str | None = self.memory.get(name)
+        with self._lock:
+            hit: str | None = self.memory.get(name)
         if hit is not None:
             return hit
         raw = self.disk.get(DISK_PREFIX + name)
         if raw is None:
             return None
         text = raw.decode("utf-8")
-        if len(text) < MEMORY_BYTES // 8:
-            self.memory[name] = text
+        self._remember(name, text)
         return text
 
-    def put(self, name: str, text: str) -> None:
+    def _remember(self, name: str, text: str) -> None:
         if len(text) < MEMORY_BYTES // 8:
-            self.memory[name] = text
+            with self._lock:
+                self.memory[name] = text
+
+    def put(self, name: str, text: str) -> None:
+        self._remember(name, text)
         self.disk.put(DISK_PREFIX + name, text.encode("utf-8"))
 
 

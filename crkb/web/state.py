@@ -74,6 +74,7 @@ class Served:
         self.pages = PageCache()
         self._fragments: Fragments | None = None
         self._lock = threading.Lock()
+        self._memo_lock = threading.Lock()
 
     def current(self) -> tuple[str, Store]:
         """(build id, Store) of the newest published build; the old one stays if the new fails."""
@@ -160,8 +161,10 @@ class Served:
         """A value computed once per build (searcher, glossary orderings, lineage); the glossary
         matchers of the texts in use (`("terms", …)`, ~0.4 MB each) only for the last few."""
         kept = self.terms if key[:1] == ("terms",) else self.memo
-        value = kept.get(key)
+        with self._memo_lock:  # an LRU reorders on reading: threads take turns
+            value = kept.get(key)
         if value is None:
             value = make()
-            kept[key] = value
+            with self._memo_lock:
+                kept[key] = value
         return value
