@@ -214,3 +214,32 @@ def test_the_same_content_is_stored_once(tmp_path: Path) -> None:
     assert cache.counts() == (3, 2)
     with sqlite3.connect(tmp_path / CACHE_NAME) as conn:
         assert conn.execute("SELECT count(*) FROM blobs").fetchone() == (2,)
+
+
+# glossary matching per text --------------------------------------------------------------------
+def test_matching_the_terms_a_text_holds_finds_what_one_regex_over_all_terms_finds(
+    store: Store,
+) -> None:
+    """Each text is matched by a regex over the glossary terms it holds (compiled in
+    microseconds) instead of one over every term (~10 ms per release): same matches, same
+    places, in every rule and glossary text of a few releases in both languages."""
+    from crkb.web import render
+
+    docs = [("2005-10-01", "en"), (store.version_ids("en")[-1], "en")]
+    docs += [(store.version_ids("zh")[-1], "zh")]
+    for version, lang in docs:
+        doc = store.doc_id(version, lang)
+        rows = store.conn.execute(
+            "SELECT term, text FROM glossary WHERE doc=? ORDER BY ord", (doc,)
+        ).fetchall()
+        terms = render.glossary_terms(rows, lang)
+        assert terms.pattern is not None
+        whole = render._build_regex(tuple(terms.pattern.alts), lang)
+        texts = [t for (t,) in store.conn.execute("SELECT text FROM rules WHERE doc=?", (doc,))]
+        found = 0
+        for text in texts + [x for _term, x in rows] + ["Æther and ſome Kelvin K trample"]:
+            a = [(m.span(), m.group(0), m.group(1)) for m in whole.finditer(text)]
+            b = [(m.span(), m.group(0), m.group(1)) for m in terms.pattern.finditer(text)]
+            assert a == b, (version, lang, text)
+            found += len(a)
+        assert found > 1000, (version, lang)  # the texts do use their glossary
