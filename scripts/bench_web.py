@@ -235,6 +235,7 @@ def first_requests(
     from scripts import loadtools
 
     page = sets["newest release, every rule"][0]
+    old = sets[f"rules of the last {OLD_RELEASES} releases"][0]
     searches = [p for p in sets["searches"] if p.startswith("/search?")]
     zh = next(p for p in searches if "lang=zh" in p and "version=" not in p)
     en = next(p for p in searches if "lang=en" in p and "version=" not in p)
@@ -244,6 +245,7 @@ def first_requests(
             ("first rule page", page),
             ("first Chinese search", zh),
             ("first English search", en),
+            ("first rule page of an older release", old),
         ]:
             ms, status = timed_get(server.base, path)
             out.append((label, ms, status))
@@ -302,7 +304,9 @@ def report(
         f"gunicorn -w 2 each (crkb with crkb/web/gunicorn_conf.py), wrk -t2 -c{connections}"
         f" -d{seconds}s --timeout 10s, the same URLs rotated for the floor and for crkb"
         f" (scripts/wrk/rotate.lua); searches: {queries} distinct queries. The floor is a bare"
-        " Flask app serving stored ~6 KB pages (scripts/floor_app.py), measured in the same run.",
+        " Flask app serving stored ~6 KB pages (scripts/floor_app.py), measured in the same run."
+        f" Load average when the report was written: {os.getloadavg()[0]:.1f}"
+        f" on {os.cpu_count()} cores (other work on the machine lowers every figure).",
         "",
         HEAD,
         *(row.line() for row in rows),

@@ -82,6 +82,7 @@ def test_bench_web_runs_every_url_set_against_the_floor(wrk: str, archive_build:
         "first rule page",
         "first Chinese search",
         "first English search",
+        "first rule page of an older release",
     ]
     assert all(status == 200 for _label, _ms, status in firsts)
     assert len(rss) == 2 and all(mb > 20 for mb in rss)
