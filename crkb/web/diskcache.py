@@ -8,6 +8,7 @@ the lock) or is damaged only means rendering again, never a failed request.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 import threading
@@ -90,6 +91,7 @@ class DiskCache:
             if conn is None:
                 return
             try:
+                conn.execute("PRAGMA busy_timeout=10000")  # serving workers write briefly
                 with conn:
                     conn.executemany(
                         "INSERT OR IGNORE INTO blobs VALUES (?, ?)",
@@ -100,6 +102,9 @@ class DiskCache:
                     )
             except sqlite3.Error:
                 pass
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA busy_timeout=10")
 
     def counts(self) -> tuple[int, int]:
         """(names, distinct contents) stored."""
