@@ -82,19 +82,36 @@ def shorten(text: str, limit: int = 220) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+@functools.lru_cache(maxsize=8192)  # terms repeat from release to release
+def _term_forms(term: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
+    """(anchor, lower-cased forms to match) of a current glossary term; None when obsolete."""
+    if _OBSOLETE.search(term):
+        return None
+    forms = []
+    for form in _QUALIFIER.sub("", term).split(", " if lang == "en" else "，"):
+        form = form.strip()
+        if len(form) >= MIN_TERM.get(lang, 2):
+            forms.append(form.lower())
+    return anchor(term), tuple(forms)
+
+
+@functools.lru_cache(maxsize=8192)  # and so do their definitions
+def _hover(text: str) -> str:
+    return shorten(text, 140)
+
+
 def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
     """A longest-first matcher over the glossary's current (not obsolete) terms."""
     anchors: dict[str, str] = {}
     hovers: dict[str, str] = {}
     for term, text in entries:
-        if _OBSOLETE.search(term):
+        found = _term_forms(term, lang)
+        if found is None:
             continue
-        target = anchor(term)
-        hovers[target] = shorten(text, 140)
-        for form in _QUALIFIER.sub("", term).split(", " if lang == "en" else "，"):
-            form = form.strip()
-            if len(form) >= MIN_TERM.get(lang, 2):
-                anchors.setdefault(form.lower(), target)
+        target, forms = found
+        hovers[target] = _hover(text)
+        for form in forms:
+            anchors.setdefault(form, target)
     if not anchors:
         return Terms(None, {}, {})
     pattern = TermPattern(sorted(anchors, key=len, reverse=True), lang)
