@@ -3,14 +3,16 @@ visit is a 304 without a body) and gzip for HTML and JSON above a size threshold
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import threading
 import zlib
 from datetime import UTC, datetime
+from pathlib import Path
 
 from cachetools import LRUCache
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 
 from crkb.web.state import Served
 
@@ -43,23 +45,32 @@ def _served() -> Served:
     return current_app.extensions["crkb"]  # type: ignore[no-any-return]
 
 
+@functools.lru_cache(maxsize=16)
+def _build_tag(build_id: str) -> str:
+    return hashlib.sha256(build_id.encode()).hexdigest()[:12]
+
+
 def entity_tag(build_id: str, body: bytes) -> str:
     """The build and the body: a rebuild changes it, and so does a review verdict that changes
     a page of the same build."""
-    build = hashlib.sha256(build_id.encode()).hexdigest()[:12]
-    return f"{build}-{zlib.crc32(body):08x}-{len(body):x}"
+    return f"{_build_tag(build_id)}-{zlib.crc32(body):08x}-{len(body):x}"
+
+
+@functools.lru_cache(maxsize=16)
+def _modified(store_path: Path, reviews_stamp: int) -> datetime | None:
+    try:
+        built = store_path.stat().st_mtime
+    except OSError:
+        return None
+    return datetime.fromtimestamp(int(max(built, reviews_stamp / 1e9)), UTC)
 
 
 def _last_modified(served: Served) -> datetime | None:
     """When the build being served (or the review file, if later) last changed."""
     if served.store is None:
         return None
-    try:
-        built = served.store.path.stat().st_mtime
-    except OSError:
-        return None
-    stamp = max(built, served.reviews_stamp() / 1e9)
-    return datetime.fromtimestamp(int(stamp), UTC)
+    stamp = g.get("reviews_stamp")
+    return _modified(served.store.path, served.reviews_stamp() if stamp is None else stamp)
 
 
 def _finish(resp: Response) -> Response:
@@ -85,7 +96,8 @@ def _finish(resp: Response) -> Response:
         resp.last_modified = modified
     resp.headers["Cache-Control"] = "no-cache"  # always ask; the answer is a 304 when unchanged
     resp.vary.add("Accept-Encoding")
-    resp.make_conditional(request)  # in place: a 304 without a body when the tag matches
+    if "If-None-Match" in request.headers or "If-Modified-Since" in request.headers:
+        resp.make_conditional(request)  # in place: a 304 without a body when the tag matches
     if packs and resp.status_code == 200:
         packed = current_app.extensions["crkb gzip"].get(etag, body)
         resp.set_data(packed)

@@ -42,7 +42,8 @@ def _cache_key() -> tuple | None:
     query = request.query_string
     if query in _LANG_ONLY and _RULE_PAGE.match(request.path):
         query = b""  # a rule page is its path and the language choice: `?lang=` is that choice
-    return (build_id, served().reviews_stamp(), request.path, query, lang_choice())
+    g.reviews_stamp = stamp = served().reviews_stamp()  # Last-Modified reads it too
+    return (build_id, stamp, request.path, query, lang_choice())
 
 
 def _from_cache() -> Response | None:
