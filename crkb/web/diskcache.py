@@ -42,6 +42,7 @@ class DiskCache:
             conn = sqlite3.connect(self.path, timeout=0.01, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # a cache: a lost write is rendered again
+            conn.execute("PRAGMA cache_size=-1024")  # 1 MB: the OS keeps the file cached
             conn.executescript(_SCHEMA)
         except sqlite3.OperationalError:  # locked now, or a place it can never be written
             self._broken = not self.path.parent.is_dir() or not _writable(self.path)
