@@ -196,6 +196,7 @@ def test_warming_without_a_build_warms_nothing(tmp_path: Path) -> None:
 def test_a_cache_that_cannot_be_used_is_only_a_miss(tmp_path: Path, place: str) -> None:
     path = tmp_path / CACHE_NAME
     if place == "garbage":
+        path.parent.mkdir()
         path.write_bytes(b"not a database at all" * 100)
     else:
         path = tmp_path / "gone" / CACHE_NAME
@@ -203,6 +204,19 @@ def test_a_cache_that_cannot_be_used_is_only_a_miss(tmp_path: Path, place: str) 
     cache.put("new", b"body")
     assert cache.get("new") is None
     assert cache.counts() == (0, 0)
+
+
+def test_caching_leaves_the_build_directory_time_alone(tmp_path: Path) -> None:
+    """Old builds are pruned oldest first by their directory's time: a worker caching pages of
+    an old build must not make it look new."""
+    build = tmp_path / "builds" / "old"
+    build.mkdir(parents=True)
+    os.utime(build, (1_000_000, 1_000_000))
+    cache = DiskCache(build / CACHE_NAME)
+    cache.put("page", b"body")
+    assert cache.get("page") == b"body"
+    cache.close()
+    assert build.stat().st_mtime == 1_000_000
 
 
 def test_the_same_content_is_stored_once(tmp_path: Path) -> None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sqlite3
 import threading
 import zlib
 from pathlib import Path
 
-CACHE_NAME = "web-cache.sqlite"
+CACHE_NAME = "cache/web.sqlite"  # beside the store, in its own directory (see _make_parent)
 MAX_BYTES = 512 * 1024 * 1024  # compressed; past it nothing new is stored
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY, hash BLOB NOT NULL) WITHOUT ROWID;
@@ -39,11 +40,15 @@ class DiskCache:
         if self._conn is not None or self._broken:
             return self._conn
         try:
+            _make_parent(self.path)
             conn = sqlite3.connect(self.path, timeout=0.01, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # a cache: a lost write is rendered again
             conn.execute("PRAGMA cache_size=-1024")  # 1 MB: the OS keeps the file cached
             conn.executescript(_SCHEMA)
+        except OSError:  # a read-only build directory
+            self._broken = True
+            return None
         except sqlite3.OperationalError:  # locked now, or a place it can never be written
             self._broken = not self.path.parent.is_dir() or not _writable(self.path)
             return None
@@ -127,9 +132,20 @@ class DiskCache:
                 self._conn = None
 
 
+def _make_parent(path: Path) -> None:
+    """The cache's own directory, made without touching the build directory's modification
+    time: old builds are pruned oldest first by that time, and SQLite's journal files come and
+    go beside the cache file (so in this directory, not the build's)."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    build = folder.parent
+    before = build.stat()
+    folder.mkdir(exist_ok=True)
+    os.utime(build, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
 def _writable(path: Path) -> bool:
     """False when the cache can never be written here (a read-only directory or file)."""
-    import os
-
     target = path if path.exists() else path.parent
     return os.access(target, os.W_OK)
