@@ -21,7 +21,8 @@ _LANG_ONLY = {f"lang={c}".encode() for c in LANG_CHOICES}
 
 
 def served() -> Served:
-    return current_app.extensions["crkb"]
+    kept: Served = current_app.extensions["crkb"]
+    return kept
 
 
 def lang_choice() -> str:
@@ -33,7 +34,7 @@ def lang_choice() -> str:
     return kept if kept in LANG_CHOICES else "both"
 
 
-def _cache_key() -> tuple | None:
+def _cache_key() -> tuple[object, ...] | None:
     if request.method != "GET" or not current_app.config.get("PAGE_CACHE"):
         return None
     if request.path.startswith("/static/"):
@@ -65,12 +66,12 @@ def _from_cache() -> Response | None:
     return Response(body, status=status, mimetype=mimetype)
 
 
-def _disk_name(key: tuple) -> str:
+def _disk_name(key: tuple[object, ...]) -> str:
     """A page's name in the build's disk cache (the build is the file's own)."""
     return "page\t" + repr(key[1:])
 
 
-def stored_page(key: tuple) -> tuple[int, str, bytes] | None:
+def stored_page(key: tuple[object, ...]) -> tuple[int, str, bytes] | None:
     """A page kept on disk by any worker (the pages of a build outlive the worker)."""
     raw = served().disk().get(_disk_name(key))
     if raw is None:
@@ -79,7 +80,7 @@ def stored_page(key: tuple) -> tuple[int, str, bytes] | None:
     return 200, mimetype.decode(), body
 
 
-def store_page(key: tuple, page: tuple[int, str, bytes]) -> None:
+def store_page(key: tuple[object, ...], page: tuple[int, str, bytes]) -> None:
     status, mimetype, body = page
     if status == 200:
         served().disk().put(_disk_name(key), mimetype.encode() + b"\n" + body)
