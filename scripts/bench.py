@@ -346,10 +346,7 @@ def write_report(results: dict, corpus: Path | None) -> None:
     lines += ["", "Build report: " + b["report"].replace("|", "/"), ""]
     if "http" in results:
         lines += [
-            "## HTTP under load (`python scripts/bench_web.py`: gunicorn -w 2, wrk 32 connections,"
-            " 60 s per mix)",
-            "",
-            str(results["http"]),
+            str(results["http"]),  # bench_web prints its own heading
             "",
         ]
     if "pack" in results:

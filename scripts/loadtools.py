@@ -36,6 +36,8 @@ EVAL_QUERIES = ROOT.parent / "shared" / "eval" / "queries.tsv"
 MIXES = ("rules", "search", "diff")
 _LISTENING = re.compile(r"Listening at: (http://\S+)")
 _SUMMARY = "CRKB-WRK "
+GUNICORN_CONF = "python:crkb.web.gunicorn_conf"  # the production configuration (README)
+WORKER_READY = "crkb worker ready"  # what crkb/web/gunicorn_conf.py logs once a worker is warm
 
 
 # serving -----------------------------------------------------------------------------------------
@@ -56,17 +58,26 @@ class Server:
 
 
 @contextmanager
-def serving(data: Path, workers: int = 2, ready_seconds: float = 60.0) -> Iterator[Server]:
+def serving(
+    data: Path,
+    workers: int = 2,
+    ready_seconds: float = 60.0,
+    app: str = "crkb.web:create_app()",
+    config: str | None = GUNICORN_CONF,
+) -> Iterator[Server]:
     """gunicorn -w `workers` on a free port serving `data`, ready to answer; stopped on exit.
 
     The port is chosen by the kernel (`-b 127.0.0.1:0`) and read back from gunicorn's log, so two
-    servers started at once cannot race for the same port.
+    servers started at once cannot race for the same port. `config`: the gunicorn configuration
+    (the production one by default: preloaded and warmed workers); ready means every worker said
+    so in the log when it is given.
     """
     gunicorn = Path(sys.executable).with_name("gunicorn")
     log = Path(tempfile.mkstemp(prefix="crkb-gunicorn-", suffix=".log")[1])
+    conf = ["-c", config] if config else []
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(gunicorn), "-w", str(workers), "-b", "127.0.0.1:0", "crkb.web:create_app()"],
+            [str(gunicorn), *conf, "-w", str(workers), "-b", "127.0.0.1:0", app],
             env={**os.environ, "CRKB_DATA": str(data)},
             cwd=ROOT,
             stdout=out,
@@ -74,7 +85,7 @@ def serving(data: Path, workers: int = 2, ready_seconds: float = 60.0) -> Iterat
         )
     server = Server("", proc, log)
     try:
-        server.base = _wait_ready(server, ready_seconds)
+        server.base = _wait_ready(server, ready_seconds, workers if config else 0)
         yield server
     finally:
         proc.terminate()
@@ -86,7 +97,7 @@ def serving(data: Path, workers: int = 2, ready_seconds: float = 60.0) -> Iterat
         log.unlink(missing_ok=True)
 
 
-def _wait_ready(server: Server, seconds: float) -> str:
+def _wait_ready(server: Server, seconds: float, warm_workers: int = 0) -> str:
     deadline = time.monotonic() + seconds
     base = ""
     while time.monotonic() < deadline:
@@ -94,6 +105,9 @@ def _wait_ready(server: Server, seconds: float) -> str:
             raise RuntimeError(
                 f"gunicorn exited with {server.proc.returncode}:\n{server.log_tail()}"
             )
+        if server.log_tail(1_000_000).count(WORKER_READY) < warm_workers:
+            time.sleep(0.1)
+            continue
         if not base:
             m = _LISTENING.search(server.log_tail(100_000))
             base = m.group(1) if m else ""

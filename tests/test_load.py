@@ -66,3 +66,42 @@ def test_sustained_load_has_no_failed_request(
     assert load.errors == 0, f"{load.describe()}\n{archive_server.log_tail()}"
     assert load.rps > MIN_RPS, load.describe()
     assert archive_server.proc.poll() is None, archive_server.log_tail()
+
+
+def test_bench_web_runs_every_url_set_against_the_floor(wrk: str, archive_build: Path) -> None:
+    """scripts/bench_web.py, briefly: the floor and crkb answer every URL set without a failed
+    request, a fresh server answers its first page and searches, the workers' memory is read."""
+    from scripts import bench_web
+
+    rows, firsts, rss, asked = bench_web.bench(archive_build, seconds=1, connections=8)
+    assert [row.name for row in rows] == list(bench_web.TARGETS)
+    for row in rows:
+        assert row.floor.errors == 0 and row.crkb.errors == 0, row.crkb.describe()
+        assert row.crkb.requests > 0 and row.ratio > 0
+    assert [label for label, _ms, _status in firsts] == [
+        "first rule page",
+        "first Chinese search",
+        "first English search",
+        "first rule page of an older release",
+    ]
+    assert all(status == 200 for _label, _ms, status in firsts)
+    assert len(rss) == 2 and all(mb > 20 for mb in rss)
+    assert asked >= bench_web.MIN_QUERIES
+    text = bench_web.report(rows, firsts, rss, 1, 8, asked)
+    assert text.startswith(bench_web.HEADING) and "× floor" in text
+
+
+def test_bench_web_replaces_only_its_own_section_of_benchmarks(tmp_path: Path) -> None:
+    from scripts import bench_web
+
+    path = tmp_path / "BENCHMARKS.md"
+    path.write_text(
+        "# BENCHMARKS\n\n| build | 30 s |\n\n## HTTP under load (old)\n\nold table\n\n"
+        "## search\n\nsearch figures\n",
+        encoding="utf-8",
+    )
+    bench_web.write_section(f"{bench_web.HEADING} (new)\n\nnew table", path)
+    text = path.read_text(encoding="utf-8")
+    assert "old table" not in text and "new table" in text
+    assert "| build | 30 s |" in text and "search figures" in text
+    assert text.index("new table") < text.index("## search")

@@ -410,10 +410,12 @@ def test_identify_a_pasted_text(client, archive):
 def test_page_cache_is_bounded_by_bytes():
     from crkb.web.state import PageCache
 
-    cache = PageCache(size=100, max_bytes=8000)
+    cache = PageCache(max_bytes=8000)
     for i in range(10):
-        cache.put(("k", i), (200, "text/html", b"x" * 900))
+        cache.put(("k", i), (200, "text/html", b"x" * 800))
     assert cache.bytes <= 8000 and len(cache) == 8
+    cache.put(("big",), (200, "text/html", b"x" * 2000))  # over an eighth of the bound: not kept
+    assert cache.get(("big",)) is None and len(cache) == 8
     assert cache.get(("k", 0)) is None and cache.get(("k", 9)) is not None
 
 

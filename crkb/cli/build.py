@@ -13,6 +13,7 @@ from crkb.errors import BadInput
 
 def cmd_build(args: argparse.Namespace) -> int:
     from crkb.build import build  # the parsers, matchers and indexer: loaded when building
+    from crkb.web.prerender import prerender
 
     given = [Path(p) for p in args.corpus] if args.corpus else None
     corpus = config.corpus_layers(given, bundled=not args.no_bundled)
@@ -20,6 +21,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise BadInput("--no-bundled: give the corpus to build (--corpus DIR or CRKB_CORPUS)")
     data = Path(args.data) if args.data else config.data_dir()
     report = build(corpus, data, strict=args.strict)
+    _count, report.steps["pages"] = prerender(data)  # the newest release's rule pages
+    report.seconds += report.steps["pages"]
     for old, new in report.replaced:
         print(f"replaced: {old} by {new} (a later corpus layer)", file=sys.stderr)
     for _path, reason in report.skipped:

@@ -248,6 +248,7 @@ class Store:
             )
         self.meta = meta
         self._aliases: dict[str, str] | None = None
+        self._version_ids: dict[str | None, list[str]] = {}
         self._docs: dict[tuple[str, str], Document] = {}
         self.cache: dict[str, Any] = {}  # derived objects (lineages, diffs) built on first use
 
@@ -282,11 +283,17 @@ class Store:
         return out
 
     def version_ids(self, lang: str | None = None) -> list[str]:
-        """Version ids (oldest first), optionally only those with a document in `lang`."""
-        if lang:
-            q = "SELECT version FROM documents WHERE lang=? ORDER BY version"
-            return [r[0] for r in self.conn.execute(q, (lang,))]
-        return [r[0] for r in self.conn.execute("SELECT id FROM versions ORDER BY id")]
+        """Version ids (oldest first), optionally only those with a document in `lang`. Read once
+        per open store (a build never changes): every page asks several times."""
+        ids = self._version_ids.get(lang)
+        if ids is None:
+            if lang:
+                q = "SELECT version FROM documents WHERE lang=? ORDER BY version"
+                ids = [r[0] for r in self.conn.execute(q, (lang,))]
+            else:
+                ids = [r[0] for r in self.conn.execute("SELECT id FROM versions ORDER BY id")]
+            self._version_ids[lang] = ids
+        return list(ids)
 
     def resolve_version(self, name: str | None, lang: str | None = None) -> str:
         """An id, an alias or `latest` (for `lang`, when given) → the version id."""

@@ -40,6 +40,24 @@ def rule_row(store: Store, doc: int, number: str) -> list[ParaRow]:
     return _paras(store, doc, "number=?", (number,))
 
 
+def heading_row(store: Store, doc: int, number: str) -> tuple[str, str, str | None, str] | None:
+    """number, kind, title, text of the rule `number` (the first, if doubled), without examples:
+    the one indexed query a kept rule column needs."""
+    row = store.conn.execute(
+        "SELECT number, kind, title, text FROM rules WHERE doc=? AND number=? ORDER BY ord LIMIT 1",
+        (doc, number),
+    ).fetchone()
+    return None if row is None else (row[0], row[1], row[2], row[3])
+
+
+def numbers(store: Store, doc: int) -> list[str]:
+    """Every rule number of a document, in document order."""
+    return [
+        n
+        for (n,) in store.conn.execute("SELECT number FROM rules WHERE doc=? ORDER BY ord", (doc,))
+    ]
+
+
 def child_rows(store: Store, doc: int, parent: str) -> list[ParaRow]:
     """The rules whose parent is `parent`, in document order."""
     return _paras(store, doc, "parent=?", (parent,))

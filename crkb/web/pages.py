@@ -15,7 +15,7 @@ from crkb.numbers import normalise
 from crkb.search.engine import Searcher
 from crkb.store.db import Store
 from crkb.views import params, shapes
-from crkb.web import data
+from crkb.web import data, fragments
 from crkb.web.render import Link, Terms, anchor, highlight, linked
 from crkb.web.serving import lang_choice, served
 
@@ -106,7 +106,7 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
     cols, missing = [], []
     for lang in _langs():
         v = data.version_for(store, vid, lang)
-        col = data.column(store, v, lang, number, _terms(store, v, lang)) if v else None
+        col = fragments.shown(store, v, lang, number) if v else None
         if col is None:
             missing.append((lang, v))
         else:
@@ -115,27 +115,25 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         others = [lang for lang in data.LANGS if lang not in _langs()]
         for lang in others:  # the rule may exist only in the language not chosen
             v = data.version_for(store, vid, lang)
-            if v and store.rule(v, lang, number):
-                col = data.column(store, v, lang, number, _terms(store, v, lang))
-                if col is not None:
-                    cols.append(col)
-                    missing = []
+            col = fragments.shown(store, v, lang, number) if v else None
+            if col is not None:
+                cols.append(col)
+                missing = []
         if not cols:
             raise missing_rule(number, link_version, f"rule {number} is not in the rules of {vid}")
     main = cols[0]
     crumbs = data.breadcrumb(store, main.version, main.lang, number)
-    badges = {c.lang: served().open_findings(c.version) for c in cols if c.lang == "zh"}
+    badges = {c.lang: served().badge_groups(c.version) for c in cols if c.lang == "zh"}
 
-    def render(col: data.Column, para: data.Para, seen: set[str]) -> Markup:
-        glossary_url = url_for("pages.glossary", version=col.version)
-        return linked(
-            para.text,
-            para.links,
-            lambda t: rule_url(t, link_version),
-            col.hover,
-            col.terms,
-            glossary_url,
-            seen,
+    def column_html(col: fragments.Shown) -> Markup:
+        return fragments.column_html(
+            served().fragments(),
+            store,
+            col,
+            number,
+            lambda: _terms(store, col.version, col.lang),
+            badges.get(col.lang, {}).get(number, {}),
+            link_version,
         )
 
     return render_template(
@@ -144,10 +142,8 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         cols=cols,
         missing=missing,
         crumbs=crumbs,
-        render=render,
+        column_html=column_html,
         rule_url=lambda n: rule_url(n, link_version),
-        glossary_anchor=anchor,
-        badges=badges,
         pinned=version is not None,
         **_common(store, vid),
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
 
 from flask import Flask, Response, current_app, g, request
 
@@ -17,9 +17,13 @@ CSP = (
 )
 
 
+_RULE_PAGE = re.compile(r"^(/v/[^/]+)?/rules/[^/]+$")
+_LANG_ONLY = {f"lang={c}".encode() for c in LANG_CHOICES}
+
+
 def served() -> Served:
-    state: Served = current_app.extensions["crkb"]
-    return state
+    kept: Served = current_app.extensions["crkb"]
+    return kept
 
 
 def lang_choice() -> str:
@@ -31,13 +35,17 @@ def lang_choice() -> str:
     return kept if kept in LANG_CHOICES else "both"
 
 
-def _cache_key() -> tuple[Any, ...] | None:
+def _cache_key() -> tuple[object, ...] | None:
     if request.method != "GET" or not current_app.config.get("PAGE_CACHE"):
         return None
     if request.path.startswith("/static/"):
         return None
     build_id, _store = served().current()
-    return (build_id, served().reviews_stamp(), request.path, request.query_string, lang_choice())
+    query = request.query_string
+    if query in _LANG_ONLY and _RULE_PAGE.match(request.path):
+        query = b""  # a rule page is its path and the language choice: `?lang=` is that choice
+    g.reviews_stamp = stamp = served().reviews_stamp()  # Last-Modified reads it too
+    return (build_id, stamp, request.path, query, lang_choice())
 
 
 def _from_cache() -> Response | None:
@@ -50,10 +58,33 @@ def _from_cache() -> Response | None:
         return None
     hit = served().pages.get(key)
     if hit is None:
-        return None
+        hit = stored_page(key)
+        if hit is None:
+            return None
+        served().pages.put(key, hit)
     g.cache_hit = True
     status, mimetype, body = hit
     return Response(body, status=status, mimetype=mimetype)
+
+
+def _disk_name(key: tuple[object, ...]) -> str:
+    """A page's name in the build's disk cache (the build is the file's own)."""
+    return "page\t" + repr(key[1:])
+
+
+def stored_page(key: tuple[object, ...]) -> tuple[int, str, bytes] | None:
+    """A page kept on disk by any worker (the pages of a build outlive the worker)."""
+    raw = served().disk().get(_disk_name(key))
+    if raw is None:
+        return None
+    mimetype, _sep, body = raw.partition(b"\n")
+    return 200, mimetype.decode(), body
+
+
+def store_page(key: tuple[object, ...], page: tuple[int, str, bytes]) -> None:
+    status, mimetype, body = page
+    if status == 200:
+        served().disk().put(_disk_name(key), mimetype.encode() + b"\n" + body)
 
 
 def _finish(resp: Response) -> Response:
@@ -65,7 +96,9 @@ def _finish(resp: Response) -> Response:
         and not resp.direct_passthrough
         and not g.get("no_cache")
     ):
-        served().pages.put(key, (resp.status_code, resp.mimetype or "", resp.get_data()))
+        page = (resp.status_code, resp.mimetype or "", resp.get_data())
+        served().pages.put(key, page)
+        store_page(key, page)
     asked = request.args.get("lang")
     if asked in LANG_CHOICES and request.cookies.get(LANG_COOKIE) != asked:
         resp.set_cookie(LANG_COOKIE, asked, max_age=365 * 86400, samesite="Lax", httponly=True)

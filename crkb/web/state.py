@@ -3,50 +3,58 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from cachetools import LRUCache
 
 from crkb.errors import StoreError
 from crkb.store.db import DB_NAME, Store
+from crkb.store.diskcache import CACHE_NAME, DiskCache
 from crkb.store.location import INDEX_DIR, current_build, current_id
+from crkb.web.fragments import Fragments
 
-PAGE_CACHE_SIZE = 4096
-PAGE_CACHE_BYTES = 64 * 1024 * 1024
+TERMS_KEPT = 16  # glossary matchers (~0.15 MB each; a kept rule column needs none)
+PAGE_CACHE_BYTES = 6 * 1024 * 1024  # per worker; the shared tier on disk holds the rest
+ENTRY_BYTES = 200  # a cached page's own overhead (key, tuple), beside its body
+
+Page = tuple[int, str, bytes]  # status, mimetype, body
+PageKey = tuple[object, ...]
+
+
+def _page_size(value: Page) -> int:
+    return len(value[2]) + ENTRY_BYTES
 
 
 class PageCache:
-    """A bounded LRU of rendered responses: key → (status, mimetype, body), bounded by count and
-    by bytes (a glossary page is ~400 kB, a rule page ~20 kB)."""
+    """Rendered responses, least recently used dropped first, bounded by their bytes (a
+    glossary page is ~400 kB, a rule page ~15 kB): a worker's memory stays flat under load."""
 
-    def __init__(self, size: int = PAGE_CACHE_SIZE, max_bytes: int = PAGE_CACHE_BYTES) -> None:
-        self.size, self.max_bytes, self.bytes = size, max_bytes, 0
-        self._items: OrderedDict[tuple, tuple[int, str, bytes]] = OrderedDict()
+    def __init__(self, max_bytes: int = PAGE_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._items: LRUCache[PageKey, Page] = LRUCache(maxsize=max_bytes, getsizeof=_page_size)
         self._lock = threading.Lock()
 
-    def get(self, key: tuple) -> tuple[int, str, bytes] | None:
-        with self._lock:
-            item = self._items.get(key)
-            if item is not None:
-                self._items.move_to_end(key)
-            return item
+    @property
+    def bytes(self) -> int:
+        """The bytes held now (bodies and their overhead)."""
+        return int(self._items.currsize)
 
-    def put(self, key: tuple, value: tuple[int, str, bytes]) -> None:
-        if len(value[2]) > self.max_bytes // 8:
-            return
+    def get(self, key: PageKey) -> Page | None:
         with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.bytes -= len(old[2])
+            hit: Page | None = self._items.get(key)
+            return hit
+
+    def put(self, key: PageKey, value: Page) -> None:
+        if _page_size(value) > self.max_bytes // 8:
+            return  # one huge page must not flush everything else
+        with self._lock:
             self._items[key] = value
-            self.bytes += len(value[2])
-            while len(self._items) > self.size or self.bytes > self.max_bytes:
-                _k, dropped = self._items.popitem(last=False)
-                self.bytes -= len(dropped[2])
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
-            self.bytes = 0
 
     def __len__(self) -> int:
         return len(self._items)
@@ -59,9 +67,14 @@ class Served:
         self.data = data
         self.build_id: str | None = None
         self.store: Store | None = None
-        self.memo: dict[tuple, object] = {}  # per-build derived values (term regexes, lineage…)
+        self.memo: dict[
+            tuple[object, ...], object
+        ] = {}  # per-build derived values (searcher, lineage…)
+        self.terms: LRUCache[tuple[object, ...], object] = LRUCache(maxsize=TERMS_KEPT)
         self.pages = PageCache()
+        self._fragments: Fragments | None = None
         self._lock = threading.Lock()
+        self._memo_lock = threading.Lock()
 
     def current(self) -> tuple[str, Store]:
         """(build id, Store) of the newest published build; the old one stays if the new fails."""
@@ -78,10 +91,24 @@ class Served:
                 else:
                     self.store, self.build_id = store, cid
                     self.memo = {}
+                    self.terms.clear()
                     self.pages.clear()
+                    self._fragments = None
             if self.store is None or self.build_id is None:
                 raise StoreError(f"{self.data}: no build yet; run `crkb build`")
             return self.build_id, self.store
+
+    def fragments(self) -> Fragments:
+        """The rendered rule columns kept beside the build being served."""
+        _bid, store = self.current()
+        kept = self._fragments
+        if kept is None or kept.disk.path != store.path.parent / CACHE_NAME:
+            kept = self._fragments = Fragments(DiskCache(store.path.parent / CACHE_NAME))
+        return kept
+
+    def disk(self) -> DiskCache:
+        """The cache on disk beside the build being served (pages and columns)."""
+        return self.fragments().disk
 
     def reviews_stamp(self) -> int:
         """When the translators' review file last changed: rule pages badge open findings, so a
@@ -102,7 +129,27 @@ class Served:
         _bid, store = self.current()
         stamp = self.reviews_stamp()
         make = lambda: open_counts(store, ReviewFile(reviews_path(self.data)), version)  # noqa: E731
-        return self.memoised(("open findings", version, stamp), make)  # type: ignore[return-value]
+        counts: dict[str, int] = self.memoised(("open findings", version, stamp), make)
+        return counts
+
+    def badge_groups(self, version: str) -> dict[str, dict[str, int]]:
+        """Open findings of `version` by the rule page that badges them (the rule's own page and
+        its parent's), grouped once per build and review-file change."""
+        from crkb.numbers import parent_of
+
+        def group() -> dict[str, dict[str, int]]:
+            groups: dict[str, dict[str, int]] = {}
+            for number, count in self.open_findings(version).items():
+                groups.setdefault(number, {})[number] = count
+                parent = parent_of(number)
+                if parent is not None:
+                    groups.setdefault(parent, {})[number] = count
+            return groups
+
+        groups: dict[str, dict[str, int]] = self.memoised(
+            ("badge groups", version, self.reviews_stamp()), group
+        )
+        return groups
 
     def index_dir(self) -> Path:
         """The search index beside the store being served (not the `current` link, which a
@@ -110,10 +157,14 @@ class Served:
         _bid, store = self.current()
         return store.path.parent / INDEX_DIR
 
-    def memoised(self, key: tuple, make):
-        """A value computed once per build (term regexes, glossary orderings, lineage)."""
-        value = self.memo.get(key)
+    def memoised(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:  # noqa: ANN401
+        """A value computed once per build (searcher, glossary orderings, lineage); the glossary
+        matchers of the texts in use (`("terms", …)`, ~0.4 MB each) only for the last few."""
+        kept = self.terms if key[:1] == ("terms",) else self.memo
+        with self._memo_lock:  # an LRU reorders on reading: threads take turns
+            value = kept.get(key)
         if value is None:
             value = make()
-            self.memo[key] = value
+            with self._memo_lock:
+                kept[key] = value
         return value

@@ -1,0 +1,30 @@
+"""gunicorn's production configuration for crkb: workers warm before they take traffic.
+
+    gunicorn -c python:crkb.web.gunicorn_conf -w 2 -b 0.0.0.0:8000 'crkb.web:create_app()'
+
+The app is imported once in the master (preload) and each worker, once forked, opens its own
+store and index and loads jieba, OpenCC, the glossary matchers and the templates (crkb/web/warm.py)
+before it accepts a connection. Files are opened only after the fork, so no worker shares a file
+position with another.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+preload_app = True
+
+
+def post_worker_init(worker: Any) -> None:  # noqa: ANN401 - gunicorn's Worker
+    """Warm the worker's app; logs "crkb worker ready" (scripts/loadtools.py waits for it)."""
+    from crkb.web.warm import warm
+
+    t0 = time.perf_counter()
+    done = warm(worker.wsgi)
+    worker.log.info(
+        "crkb worker ready (pid %s, warmed %s in %.2f s)",
+        worker.pid,
+        ", ".join(done) or "nothing: no build yet",
+        time.perf_counter() - t0,
+    )
