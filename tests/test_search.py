@@ -283,3 +283,13 @@ def test_archive_game_terms_stay_whole(real: tuple[Searcher, None]) -> None:
         assert term in cut(f"牌手的{term}中"), term
     groups = real[0].cutter().groups("延迟触发式异能")
     assert any("触发式异能" in g for g in groups)
+
+
+def test_signal_weights_scale_a_factor_and_drop_a_zero_weighted_one() -> None:
+    """A weight is an exponent on its factor: 0 drops the signal, 2 counts it twice."""
+    from crkb.search.weights import combine
+
+    factors = {"bm25": 4.0, "states": 1.25, "short": 0.5}
+    assert combine(factors, {"bm25": 1.0}) == 4.0
+    assert combine(factors, {"bm25": 1.0, "states": 2.0}) == 4.0 * 1.25**2
+    assert combine(factors, {"bm25": 1.0, "short": 0.0, "states": 1.0}) == 4.0 * 1.25
