@@ -33,8 +33,8 @@ _REBUILD = "rebuild it with `crkb build`"
 TERMS_BESIDE = TERMS_FILE  # the build's term dictionary, written beside the index
 # What Whoosh raises reading a damaged block of the index (zlib, struct, pickle, short reads).
 _DAMAGE = (OSError, EOFError, struct.error, zlib.error, pickle.UnpicklingError, UnicodeDecodeError)
-_DEFINES_ZH = ("为", "是", "指")
-_DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
+DEFINES_ZH = ("为", "是", "指")
+DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
 
 
 Record = list[Any]  # [lang, number, version ranges] of one indexed document (meta.json)
@@ -496,10 +496,10 @@ class Searcher:
                     words = words[1:]
                 head = [analysis.stem(w) for w in words[:k]]
                 rest = words[k : k + 2]
-                is_def = len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in _DETERMINERS
+                is_def = len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in DETERMINERS
                 if head == stems and is_def:
                     return r
-            elif any(text.startswith(stems[0] + d) for d in _DEFINES_ZH):
+            elif any(text.startswith(stems[0] + d) for d in DEFINES_ZH):
                 return r
         return None
 

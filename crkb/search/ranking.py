@@ -17,17 +17,17 @@ CITED = 0.2  # what each doubling of the references to a rule adds (a rule other
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
-_STATES_EN = re.compile(
+STATES_EN = re.compile(
     r"\b(?:loses? the game|wins? the game|(?:is|are) put (?:into|onto)|can[’']t|cannot|"
     r"(?:is|are) destroyed|ceases? to exist|means|(?:is|are) called|is a draw|must|"
     r"doesn[’']t|don[’']t|(?:is|are) considered|skips?)\b",
     re.I,
 )
-_STATES_ZH = re.compile(r"输掉|赢得|置入|不能|消灭|消失|意指|是指|称为|必须|视为|不会|略过|平手")
-_COUNT_EN = re.compile(
+STATES_ZH = re.compile(r"输掉|赢得|置入|不能|消灭|消失|意指|是指|称为|必须|视为|不会|略过|平手")
+COUNT_EN = re.compile(
     r"\b(?:\d+|" + "|".join(w for w in numerals.EN_WORDS if w != "one") + r")\b", re.I
 )
-_COUNT_ZH = re.compile(f"\\d+|[{numerals.ZH_NUMERAL}]+[{numerals.ZH_MEASURES}]")
+COUNT_ZH = re.compile(f"\\d+|[{numerals.ZH_NUMERAL}]+[{numerals.ZH_MEASURES}]")
 
 
 def span(occurrences: Sequence[Sequence[tuple[int, int]]]) -> tuple[int, int] | None:
@@ -101,13 +101,13 @@ def char_spans(text: str, forms: Sequence[Sequence[str]]) -> list[list[tuple[int
 
 def states(text: str, lang: str) -> float:
     """1 + STATES for a rule that states a consequence or a definition, else 1."""
-    pattern = _STATES_ZH if lang == "zh" else _STATES_EN
+    pattern = STATES_ZH if lang == "zh" else STATES_EN
     return 1.0 + STATES if pattern.search(text) else 1.0
 
 
 def counts(text: str, lang: str) -> float:
     """1 + COUNT for a rule that states a number, else 1."""
-    pattern = _COUNT_ZH if lang == "zh" else _COUNT_EN
+    pattern = COUNT_ZH if lang == "zh" else COUNT_EN
     return 1.0 + COUNT if pattern.search(text) else 1.0
 
 
@@ -141,13 +141,13 @@ def defines_zh(text: str, key: str) -> float:
     return 1.0
 
 
-_CONDITIONAL_EN = re.compile(r"^(?:If|When|Whenever|Once|As long as)\b")
-_CONDITIONAL_ZH = re.compile(r"^(?:如果|若|当|一旦|每当)")
+CONDITIONAL_EN = re.compile(r"^(?:If|When|Whenever|Once|As long as)\b")
+CONDITIONAL_ZH = re.compile(r"^(?:如果|若|当|一旦|每当)")
 
 
 def outcome(text: str, lang: str) -> float:
     """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
-    pattern = _CONDITIONAL_ZH if lang == "zh" else _CONDITIONAL_EN
+    pattern = CONDITIONAL_ZH if lang == "zh" else CONDITIONAL_EN
     return 1.0 + OUTCOME if pattern.search(text) else 1.0
 
 
