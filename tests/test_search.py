@@ -293,3 +293,13 @@ def test_signal_weights_scale_a_factor_and_drop_a_zero_weighted_one() -> None:
     assert combine(factors, {"bm25": 1.0}) == 4.0
     assert combine(factors, {"bm25": 1.0, "states": 2.0}) == 4.0 * 1.25**2
     assert combine(factors, {"bm25": 1.0, "short": 0.0, "states": 1.0}) == 4.0 * 1.25
+
+
+def test_a_rule_other_leading_hits_refer_to_is_read_as_where_the_thing_is_stated() -> None:
+    """ "See rule 704" in a candidate points at the rules under 704; both languages."""
+    from crkb.search import ranking
+
+    assert ranking.references("(This is a state-based action. See rule 704.)") == {"704"}
+    assert ranking.references("参见规则704.5b与规则121.4。") == {"704.5b", "121.4"}
+    assert ranking.references("See rules 601.2b and 601.2f–h.") == {"601.2b"}
+    assert ranking.pointed(0) == 1.0 < ranking.pointed(1) < ranking.pointed(3) == ranking.pointed(9)

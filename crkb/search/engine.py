@@ -52,6 +52,7 @@ SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names nei
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
+POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
 
 
@@ -372,7 +373,25 @@ class Searcher:
             base[d] = f
             final[d] = weights.combine(f, weights.FIXED)
         pool = heapq.nlargest(max(n, POOL), final, key=final.__getitem__)
-        return [(d, {**base[d], **self._signals(lang, o, d, plan)}) for d in pool], len(final)
+        out = [(d, {**base[d], **self._signals(lang, o, d, plan)}) for d in pool]
+        self._pointed(out)
+        return out, len(final)
+
+    def _pointed(self, pool: list[tuple[int, dict[str, float]]]) -> None:
+        """A candidate inside a rule that other leading candidates refer to ("This is a
+        state-based action. See rule 704.") is where they say the thing is stated."""
+        lead = sorted(pool, key=lambda x: -weights.combine(x[1], self.weights))[:POINTERS]
+        refs = [ranking.references(self._text(d)[0]) for d, _f in lead]
+        for d, f in pool:
+            number = self.records[self._rid_of[d]][1]
+            mine = set()
+            p: str | None = number
+            while p is not None and len(p) >= 3:
+                mine.add(p)
+                p = parent_of(p)
+            by = sum(1 for (e, _g), r in zip(lead, refs, strict=True) if e != d and r & mine)
+            if by:
+                f["pointed"] = ranking.pointed(by)
 
     def _signals(self, lang: str, o: int, docnum: int, plan: QueryPlan) -> dict[str, float]:
         """What a candidate's own text adds: its content words together, a statement, a count;

@@ -14,6 +14,7 @@ DEFINES = 0.5  # what a rule that defines the term a question asks about gains
 MAX_OCCURRENCES = 8  # occurrences of one term looked at for proximity (bounds the work)
 OUTCOME = 0.2  # what a conditional rule ("If …, …") gains, when the question asks what happens
 CITED = 0.2  # what each doubling of the references to a rule adds (a rule others point at)
+POINTED = 0.25  # what a rule gains per leading candidate that refers to it (at most three)
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -155,3 +156,16 @@ def cited(references: int) -> float:
     """1 + CITED × log2(1 + references), at most 4 doublings: where the rules point for a thing
     is where they state it."""
     return 1.0 + CITED * min(math.log2(1 + references), 4.0)
+
+
+_REFERENCE = re.compile(r"(?:rules?|规则)\s*(\d{3}(?:\.\d+[a-z]?)?)")
+
+
+def references(text: str) -> frozenset[str]:
+    """The rule numbers a text refers to ("See rule 704", "参见规则704.5b")."""
+    return frozenset(_REFERENCE.findall(text))
+
+
+def pointed(by: int) -> float:
+    """1 + POINTED for each candidate that refers to a rule (at most three)."""
+    return 1.0 + POINTED * min(by, 3)
