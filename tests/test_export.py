@@ -257,3 +257,15 @@ def test_the_servers_question_vocabulary_goes_into_the_pack():
     zh = searchdata.query_words("zh")
     assert zh["filler"] == sorted(question.ZH_FILLER) and "吗" in zh["filler"]
     assert zh["signals"]["states"][0] == ranking.STATES_ZH.pattern
+
+
+def test_the_pack_ships_how_often_each_rule_is_referred_to():
+    """The citation prior the server ranks with goes into the pack's index, per rule number."""
+    rules = [
+        Rule("100.1", "rule", "Players can attack."),
+        Rule("100.2", "rule", "See rule 100.1."),
+        Rule("100.3", "rule", "As rule 100.1 says."),
+    ]
+    refs = [Reference("100.2", "100.1", "rule 100.1"), Reference("100.3", "100.1", "rule 100.1")]
+    cited = searchdata.english_index(_doc("en", rules, [], refs))["cited"]
+    assert cited == {"100.1": 2}

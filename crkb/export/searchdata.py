@@ -14,7 +14,7 @@ from crkb.model import Document, Rule
 from crkb.numbers import sort_key
 from crkb.search import analysis, engine, question, ranking, weights
 from crkb.search.engine import DEFINES_ZH, DETERMINERS
-from crkb.search.index import context_of, glossary_targets, title_targets
+from crkb.search.index import citations, context_of, glossary_targets, title_targets
 
 # Field weights as the server's search gives them (body, title, examples, context; bigrams).
 WEIGHTS = {"body": 1.0, "title": 1.5, "ex": 0.3, "ctx": 0.5}
@@ -169,6 +169,9 @@ def query_words(lang: str) -> Json:
         "heading": engine.HEADING,  # a title alone answers no question
         "specific": engine.SPECIFIC,  # a keyword's rule, keyword not named
         "favoured": engine.FAVOURED,  # the rules a question's term names
+        "cited": ranking.CITED,  # each doubling of the references to a rule
+        "pointed": ranking.POINTED,  # a rule the leading candidates refer to
+        "pointers": engine.POINTERS,  # how many leading candidates are read for references
     }
     out["weights"] = dict(weights.LEARNED)
     return out
@@ -195,6 +198,7 @@ def english_index(doc: Document) -> Json:
         "lang": "en",
         "version": doc.version,
         "docs": docs,
+        "cited": citations(doc),
         "post": post,
         "len": lengths,
         "forms": forms,
@@ -234,6 +238,7 @@ def chinese_index(
         "lang": "zh",
         "version": doc.version,
         "docs": docs,
+        "cited": citations(doc),
         "post": post,
         "len": lengths,
         "bi": bipost,

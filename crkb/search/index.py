@@ -126,7 +126,7 @@ def _definitions(doc: Document) -> dict[str, str]:
     return out
 
 
-def _citations(doc: Document) -> dict[str, int]:
+def citations(doc: Document) -> dict[str, int]:
     """Rule number → how many rules and glossary entries refer to it (a rule others point at
     is where the rules state a thing)."""
     out: dict[str, int] = {}
@@ -272,7 +272,7 @@ def build_index(
             lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
         },
         "terms": analysis.zh_term_keys(terms),
-        "cited": {lang: _citations(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs},
+        "cited": {lang: citations(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs},
         "definitions": {
             lang: _definitions(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs
         },

@@ -134,10 +134,12 @@ def defines_en(seq: Sequence[str], key: Sequence[str]) -> float:
 
 
 def defines_zh(text: str, key: str) -> float:
-    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X / 则为X"."""
+    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X / 属于X"."""
     if not key:
         return 1.0
-    if any(key + d in text for d in ("是", "为", "指")) or any(d + key in text for d in "是为"):
+    if any(key + d in text for d in ("是", "为", "指")) or any(
+        d + key in text for d in ("是", "为", "属于")
+    ):
         return 1.0 + DEFINES
     return 1.0
 
