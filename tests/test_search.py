@@ -303,3 +303,17 @@ def test_a_rule_other_leading_hits_refer_to_is_read_as_where_the_thing_is_stated
     assert ranking.references("参见规则704.5b与规则121.4。") == {"704.5b", "121.4"}
     assert ranking.references("See rules 601.2b and 601.2f–h.") == {"601.2b"}
     assert ranking.pointed(0) == 1.0 < ranking.pointed(1) < ranking.pointed(3) == ranking.pointed(9)
+
+
+def test_a_rule_whose_opening_words_are_the_query_s_is_about_them() -> None:
+    """Content words among a text's first words count more than the same words further on."""
+    from crkb.search import ranking
+
+    opening = [[(1, 2)], [(3, 4)]]  # both terms among the first six
+    later = [[(1, 2)], [(30, 31)]]  # one of them far in
+    assert (
+        ranking.subject(opening, 2, 6)
+        > ranking.subject(later, 2, 6)
+        > ranking.subject([[], []], 2, 6)
+    )
+    assert ranking.subject([], 0, 6) == 1.0

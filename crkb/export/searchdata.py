@@ -172,6 +172,8 @@ def query_words(lang: str) -> Json:
         "cited": ranking.CITED,  # each doubling of the references to a rule
         "pointed": ranking.POINTED,  # a rule the leading candidates refer to
         "pointers": engine.POINTERS,  # how many leading candidates are read for references
+        "subject": ranking.SUBJECT,  # the content words open the rule (English)
+        "opening": engine.SUBJECT,  # how many words open it
     }
     out["weights"] = dict(weights.LEARNED)
     return out

@@ -52,6 +52,7 @@ SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names nei
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
+SUBJECT = 6  # a rule is about the words among its first so many
 POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
 
@@ -416,6 +417,8 @@ class Searcher:
             occ = ranking.word_spans(self._words(docnum, text), [frozenset(x) for x in plan.near])
         f["proximity"] = ranking.proximity(occ, len(plan.near))
         f["own"] = (1 + sum(1 for x in occ if x)) / (1 + len(plan.near))  # words in its own text
+        if lang == "en":  # measured: Chinese openings (具有…的, 如果…) say less about the subject
+            f["subject"] = ranking.subject(occ, len(plan.near), SUBJECT)
         f["cited"] = ranking.cited(self.cited.get(lang, {}).get(number, 0))
         if plan.question:
             if text == title:  # a heading states nothing that answers a question

@@ -15,6 +15,7 @@ MAX_OCCURRENCES = 8  # occurrences of one term looked at for proximity (bounds t
 OUTCOME = 0.2  # what a conditional rule ("If …, …") gains, when the question asks what happens
 CITED = 0.2  # what each doubling of the references to a rule adds (a rule others point at)
 POINTED = 0.25  # what a rule gains per leading candidate that refers to it (at most three)
+SUBJECT = 0.25  # what a rule gains whose opening words are the query's content words
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -171,3 +172,12 @@ def references(text: str) -> frozenset[str]:
 def pointed(by: int) -> float:
     """1 + POINTED for each candidate that refers to a rule (at most three)."""
     return 1.0 + POINTED * min(by, 3)
+
+
+def subject(occurrences: Sequence[Sequence[tuple[int, int]]], k: int, head: int) -> float:
+    """1 + SUBJECT × the share of the query's content terms that stand in the text's opening
+    (`head` words or characters): the rule is about them ("A creature with defender can't…")."""
+    if not k:
+        return 1.0
+    opening = sum(1 for occ in occurrences if any(s < head for s, _e in occ))
+    return 1.0 + SUBJECT * opening / k

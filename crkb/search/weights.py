@@ -23,6 +23,7 @@ LEARNED: Mapping[str, float] = {
     "short": 0.0,
     "proximity": 1.0,
     "own": 0.0,
+    "subject": 1.0,
     "cited": 1.0,
     "pointed": 0.5,
     "heading": 1.0,

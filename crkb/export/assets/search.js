@@ -119,6 +119,16 @@
     return got ? 1 + p * Math.min(1, got[0] / Math.max(got[1], 1)) * present / near.length : 1;
   }
 
+  /* 1 + SUBJECT × the share of the content words among an English text's first words */
+  function subject(ix, text, near) {
+    var fs = ix.ask && ix.ask.factors || {};
+    if (!fs.subject || ix.lang !== "en" || !near.length) return 1;
+    var head = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [])
+      .slice(0, fs.opening || 6).map(function (w) { return ix.forms[w] || w; });
+    var got = near.filter(function (t) { return head.indexOf(t) >= 0; }).length;
+    return weighed(ix, "subject", 1 + fs.subject * got / near.length);
+  }
+
   /* a keyword's or a variant's rule, for a question that does not name the keyword */
   function specific(ix, number, q, asked) {
     var f = (ix.ask && ix.ask.factors || {}).specific;
@@ -414,6 +424,7 @@
       var heading = (ix.ask && ix.ask.factors || {}).heading;
       if (heading && asked.question && text === ix.docs[r[0]][1]) r[1] *= heading;
       r[1] *= prior(ix, ix.docs[r[0]][0], q, asked);
+      r[1] *= subject(ix, text, near);
     });
     ranked.sort(function (a, b) { return b[1] - a[1]; });
     pointed(ix, ranked);
