@@ -317,3 +317,18 @@ def test_a_rule_whose_opening_words_are_the_query_s_is_about_them() -> None:
         > ranking.subject([[], []], 2, 6)
     )
     assert ranking.subject([], 0, 6) == 1.0
+
+
+def test_a_can_question_meets_the_rule_saying_what_can_or_cannot_be_done() -> None:
+    """ "can a player look …" meets "can't look" and 不能…查看 just after the modal word."""
+    from crkb.search import analysis, ranking
+
+    def seq(text: str) -> list[str]:
+        return [analysis.stem(w) for w in analysis.english_words(text)]
+
+    near = [("look",), ("librari",)]
+    assert ranking.modal_en(seq("Players can’t look at cards in a library."), near) > 1.0
+    assert ranking.modal_en(seq("A player may look at the top card."), near) > 1.0
+    assert ranking.modal_en(seq("Look at the top card; the player can then draw."), near) == 1.0
+    assert ranking.modal_zh("牌手不能查看牌库中的牌。", [("查看",)]) > 1.0
+    assert ranking.modal_zh("牌手查看牌库，然后可以抓牌。", [("查看",)]) == 1.0

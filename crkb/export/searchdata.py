@@ -156,6 +156,7 @@ def query_words(lang: str) -> Json:
         "outcome": sorted(question.EN_OUTCOME if en else question.ZH_OUTCOME),
         "quantity": sorted(" ".join(q) if isinstance(q, tuple) else q for q in quantity),
         "irregular": dict(question.EN_IRREGULAR) if en else {},
+        "can": sorted(engine.ASK_CAN_EN if en else engine.ASK_CAN_ZH),
     }
     out["signals"] = {
         "states": _pattern(ranking.STATES_EN if en else ranking.STATES_ZH, ranking.STATES),
@@ -174,6 +175,7 @@ def query_words(lang: str) -> Json:
         "pointers": engine.POINTERS,  # how many leading candidates are read for references
         "subject": ranking.SUBJECT,  # the content words open the rule (English)
         "opening": engine.SUBJECT,  # how many words open it
+        "modal": ranking.MODAL,  # "can't look" for "can a player look"
     }
     out["weights"] = dict(weights.LEARNED)
     return out

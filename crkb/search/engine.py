@@ -52,6 +52,8 @@ SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names nei
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
+ASK_CAN_EN = frozenset(["can", "could", "may"])  # a question that opens so asks what is allowed
+ASK_CAN_ZH = ("能", "可以", "可否")
 SUBJECT = 6  # a rule is about the words among its first so many
 POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
@@ -83,6 +85,7 @@ class QueryPlan:
     favoured: list[str] = field(default_factory=list)  # rules a question's term names
     expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
     defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
+    asks_can: bool = False  # "can …", "能否…": a rule saying what can or can't be done answers
 
 
 @dataclass
@@ -168,6 +171,7 @@ class Searcher:
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
         self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(2048)
+        self._refs: LRUCache[int, frozenset[str]] = LRUCache(2048)
         self.weights: dict[str, float] = dict(weights.LEARNED)
 
     def _docnums(self) -> list[int]:
@@ -382,7 +386,7 @@ class Searcher:
         """A candidate inside a rule that other leading candidates refer to ("This is a
         state-based action. See rule 704.") is where they say the thing is stated."""
         lead = sorted(pool, key=lambda x: -weights.combine(x[1], self.weights))[:POINTERS]
-        refs = [ranking.references(self._text(d)[0]) for d, _f in lead]
+        refs = [self._references(d) for d, _f in lead]
         for d, f in pool:
             number = self.records[self._rid_of[d]][1]
             mine = set()
@@ -429,11 +433,23 @@ class Searcher:
                     f["defines"] = ranking.defines_zh(text, plan.defines[0])
                 else:
                     f["defines"] = ranking.defines_en(self._words(docnum, text), plan.defines)
+        if plan.asks_can:
+            if lang == "zh":
+                f["modal"] = ranking.modal_zh(text, plan.near)
+            else:
+                f["modal"] = ranking.modal_en(self._words(docnum, text), plan.near)
         if plan.wants_number:
             f["counts"] = ranking.counts(text, lang)
         if plan.wants_outcome:
             f["outcome"] = ranking.outcome(text, lang)
         return f
+
+    def _references(self, docnum: int) -> frozenset[str]:
+        """The rule numbers a document's text refers to (cached like its text)."""
+        got = self._refs.get(docnum)
+        if got is None:
+            got = self._refs[docnum] = ranking.references(self._text(docnum)[0])
+        return got
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""
@@ -557,6 +573,7 @@ class Searcher:
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
             question=asked.question,
+            asks_can=bool(fixed) and fixed[0].lower() in ASK_CAN_EN,
         )
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
         return Plan(pinned, plan, Needles("en", stems=marks))
@@ -599,6 +616,7 @@ class Searcher:
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
             question=asked.question,
+            asks_can=any(w in q for w in ASK_CAN_ZH),
         )
         subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
         return Plan(pinned, plan, Needles("zh", subs=subs))

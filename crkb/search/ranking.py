@@ -16,6 +16,7 @@ OUTCOME = 0.2  # what a conditional rule ("If …, …") gains, when the questio
 CITED = 0.2  # what each doubling of the references to a rule adds (a rule others point at)
 POINTED = 0.25  # what a rule gains per leading candidate that refers to it (at most three)
 SUBJECT = 0.25  # what a rule gains whose opening words are the query's content words
+MODAL = 0.25  # what a rule saying that something can, can't or must be done gains, for "can …?"
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -181,3 +182,27 @@ def subject(occurrences: Sequence[Sequence[tuple[int, int]]], k: int, head: int)
         return 1.0
     opening = sum(1 for occ in occurrences if any(s < head for s, _e in occ))
     return 1.0 + SUBJECT * opening / k
+
+
+_MODAL_EN = frozenset(["can", "cannot", "mai", "must"])  # stems ("may" stems to "mai")
+_MODAL_ZH = re.compile(r"(?:不能|能够|能|可以|不得|必须)(.{0,3})")
+
+
+def modal_en(seq: Sequence[str], near: Sequence[Sequence[str]]) -> float:
+    """1 + MODAL when a modal word stands just before one of the query's content words
+    ("can't look", "can block"): the rule says whether the asked thing can be done."""
+    wanted = {f for forms in near for f in forms}
+    for i, w in enumerate(seq):
+        if w in _MODAL_EN and any(x in wanted for x in seq[i + 1 : i + 4]):
+            return 1.0 + MODAL
+    return 1.0
+
+
+def modal_zh(text: str, near: Sequence[Sequence[str]]) -> float:
+    """1 + MODAL when 能 / 可以 / 不能 … stands just before one of the query's content words."""
+    forms = [f for fs in near for f in fs if f]
+    for m in _MODAL_ZH.finditer(text):
+        after = text[m.start(1) : m.start(1) + 6]
+        if any(after.startswith(f) or f in after[: len(f) + 3] for f in forms):
+            return 1.0 + MODAL
+    return 1.0

@@ -29,6 +29,7 @@ LEARNED: Mapping[str, float] = {
     "heading": 1.0,
     "states": 1.0,
     "defines": 1.0,
+    "modal": 1.0,
     "counts": 1.0,
     "outcome": 1.0,
 }

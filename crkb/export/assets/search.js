@@ -129,6 +129,32 @@
     return weighed(ix, "subject", 1 + fs.subject * got / near.length);
   }
 
+  /* for "can …?": a modal word ("can't", 不能) just before a content word of the question */
+  function modal(ix, text, near) {
+    var fs = ix.ask && ix.ask.factors || {};
+    if (!fs.modal || !near.length) return 1;
+    if (ix.lang === "en") {
+      var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+        return ix.forms[w] || w;
+      });
+      for (var i = 0; i < seq.length; i++) {
+        if (/^(can|cannot|may|mai|must)$/.test(seq[i]) &&
+            seq.slice(i + 1, i + 4).some(function (w) { return near.indexOf(w) >= 0; })) {
+          return weighed(ix, "modal", 1 + fs.modal);
+        }
+      }
+      return 1;
+    }
+    var re = /(?:不能|能够|能|可以|不得|必须)/g, m;
+    while ((m = re.exec(text))) {
+      var after = text.slice(re.lastIndex, re.lastIndex + 6);
+      if (near.some(function (t) { return t && after.slice(0, t.length + 3).indexOf(t) >= 0; })) {
+        return weighed(ix, "modal", 1 + fs.modal);
+      }
+    }
+    return 1;
+  }
+
   /* a keyword's or a variant's rule, for a question that does not name the keyword */
   function specific(ix, number, q, asked) {
     var f = (ix.ask && ix.ask.factors || {}).specific;
@@ -345,7 +371,11 @@
     }
     numbersIn(q).forEach(function (n) { if (n in ix.byNumber) pinned.push(n); });
     var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
-    var asked = { question: false, wants: false, outcome: false };
+    var asked = { question: false, wants: false, outcome: false, can: false };
+    var askCan = ix.ask && ix.ask.can || [];
+    asked.can = askCan.some(function (w) {
+      return isEn ? q.toLowerCase().split(/\s+/)[0] === w : q.indexOf(w) >= 0;
+    });
     if (isEn) {
       var words = q.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [];
       for (var i = 0; i + 1 < words.length; i++) {
@@ -425,6 +455,7 @@
       if (heading && asked.question && text === ix.docs[r[0]][1]) r[1] *= heading;
       r[1] *= prior(ix, ix.docs[r[0]][0], q, asked);
       r[1] *= subject(ix, text, near);
+      if (asked.can) r[1] *= modal(ix, text, near);
     });
     ranked.sort(function (a, b) { return b[1] - a[1]; });
     pointed(ix, ranked);
