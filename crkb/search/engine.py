@@ -171,7 +171,6 @@ class Searcher:
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
         self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(2048)
-        self._refs: LRUCache[int, frozenset[str]] = LRUCache(2048)
         self.weights: dict[str, float] = dict(weights.LEARNED)
 
     def _docnums(self) -> list[int]:
@@ -386,7 +385,7 @@ class Searcher:
         """A candidate inside a rule that other leading candidates refer to ("This is a
         state-based action. See rule 704.") is where they say the thing is stated."""
         lead = sorted(pool, key=lambda x: -weights.combine(x[1], self.weights))[:POINTERS]
-        refs = [self._references(d) for d, _f in lead]
+        refs = [ranking.references(self._text(d)[0]) for d, _f in lead]
         for d, f in pool:
             number = self.records[self._rid_of[d]][1]
             mine = set()
@@ -443,13 +442,6 @@ class Searcher:
         if plan.wants_outcome:
             f["outcome"] = ranking.outcome(text, lang)
         return f
-
-    def _references(self, docnum: int) -> frozenset[str]:
-        """The rule numbers a document's text refers to (cached like its text)."""
-        got = self._refs.get(docnum)
-        if got is None:
-            got = self._refs[docnum] = ranking.references(self._text(docnum)[0])
-        return got
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""
