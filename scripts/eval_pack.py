@@ -18,6 +18,7 @@ import tempfile
 import time
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -58,7 +59,9 @@ def scores(ranked: list[tuple[str, list[str], set[str]]]) -> dict[str, float]:
     return {"n": len(rr), "mrr@10": sum(rr) / n, "recall@5": sum(rec) / n}
 
 
-def pack_hits(page, pack: Path, query: str, lang: str) -> tuple[list[str], float]:
+def pack_hits(
+    page: Any, pack: Path, query: str, lang: str
+) -> tuple[list[str], float]:  # page: Playwright
     """Numbers the pack's search page lists (rank order) and the time, page load included."""
     url = (pack / "search.html").as_uri() + "?" + urllib.parse.urlencode({"q": query, "lang": lang})
     t0 = time.perf_counter()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import sys
 import zipfile
 from pathlib import Path
 
@@ -241,25 +240,32 @@ def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
     assert len(list((archive_build / "packs").glob("*.zip"))) == 1
 
 
-def test_the_servers_question_vocabulary_goes_into_the_pack(monkeypatch):
-    import types
+def test_the_servers_question_vocabulary_goes_into_the_pack():
+    """The pack reads questions with the server's own words, patterns, factors and weights."""
+    from crkb.search import engine, question, ranking, weights
 
-    question = types.ModuleType("crkb.search.question")
-    question.EN_FILLER = frozenset(["what", "how"])  # type: ignore[attr-defined]
-    question.EN_SOFT = frozenset(["can"])  # type: ignore[attr-defined]
-    question.EN_QUANTITY = (("how", "many"),)  # type: ignore[attr-defined]
-    question.EN_IRREGULAR = {"drew": "draw"}  # type: ignore[attr-defined]
-    question.ZH_FILLER = frozenset(["吗"])  # type: ignore[attr-defined]
-    ranking = types.ModuleType("crkb.search.ranking")
-    ranking._STATES_EN = re.compile(r"\bloses? the game\b", re.I)  # type: ignore[attr-defined]
-    ranking.STATES = 0.25  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "crkb.search.question", question)
-    monkeypatch.setitem(sys.modules, "crkb.search.ranking", ranking)
     doc = _doc("en", [Rule("100.1", "rule", "Players can attack.")], [], [])
     ask = searchdata.english_index(doc)["ask"]
     assert isinstance(ask, dict)
-    assert ask["filler"] == ["how", "what"] and ask["soft"] == ["can"]
-    assert ask["quantity"] == ["how many"] and ask["irregular"] == {"drew": "draw"}
-    assert ask["signals"] == {"states": [r"\bloses? the game\b", "i", 0.25]}
+    assert ask["filler"] == sorted(question.EN_FILLER) and "what" in ask["filler"]
+    assert ask["soft"] == sorted(question.EN_SOFT)
+    assert "how many" in ask["quantity"] and ask["irregular"] == dict(question.EN_IRREGULAR)
+    states = ask["signals"]["states"]
+    assert states == [ranking.STATES_EN.pattern, "i", ranking.STATES]
+    assert ask["factors"]["heading"] == engine.HEADING
+    assert ask["weights"] == dict(weights.LEARNED)
     zh = searchdata.query_words("zh")
-    assert zh["filler"] == ["吗"] and zh["signals"] == {}
+    assert zh["filler"] == sorted(question.ZH_FILLER) and "吗" in zh["filler"]
+    assert zh["signals"]["states"][0] == ranking.STATES_ZH.pattern
+
+
+def test_the_pack_ships_how_often_each_rule_is_referred_to():
+    """The citation prior the server ranks with goes into the pack's index, per rule number."""
+    rules = [
+        Rule("100.1", "rule", "Players can attack."),
+        Rule("100.2", "rule", "See rule 100.1."),
+        Rule("100.3", "rule", "As rule 100.1 says."),
+    ]
+    refs = [Reference("100.2", "100.1", "rule 100.1"), Reference("100.3", "100.1", "rule 100.1")]
+    cited = searchdata.english_index(_doc("en", rules, [], refs))["cited"]
+    assert cited == {"100.1": 2}

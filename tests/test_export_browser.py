@@ -200,21 +200,10 @@ def test_offline_after_one_visit(browser, served):
     assert errors == []
 
 
-def test_a_question_is_read_with_the_servers_vocabulary(
-    browser, archive_build, tmp_path, monkeypatch
-):
-    """The server's question words and factors, when crkb.search has them, go into the pack and
-    its search uses them: a question about a term ranks inside that term's rules, its statements
-    before its bare heading."""
-    import types
-
-    from crkb.search import engine
-
-    question = types.ModuleType("crkb.search.question")
-    question.EN_FILLER = frozenset(["what"])  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "crkb.search.question", question)
-    monkeypatch.setattr(engine, "FAVOURED", 2.0, raising=False)
-    monkeypatch.setattr(engine, "HEADING", 0.25, raising=False)
+def test_a_question_is_read_with_the_servers_vocabulary(browser, archive_build, tmp_path):
+    """The server's question words and factors go into the pack and its search uses them: a
+    question about a term ranks inside that term's rules, its statements before its bare
+    heading."""
     dest = tmp_path / "pack"
     assert main(["export", str(dest), "--data", str(archive_build), "--lang", "en"]) == 0
     context = browser.new_context()
@@ -228,3 +217,27 @@ def test_a_question_is_read_with_the_servers_vocabulary(
     finally:
         context.close()
     assert errors == []
+
+
+def test_the_pack_ranks_questions_as_the_server_does(browser, archive_build, tmp_path):
+    """Questions not in any judged file: the pack's first hits are mostly the server's (its
+    citation, pointer and variant signals are the server's, shipped in the index)."""
+    from crkb.search.engine import Searcher
+    from crkb.store.location import INDEX_DIR, current_build
+
+    dest = tmp_path / "pack"
+    assert main(["export", str(dest), "--data", str(archive_build), "--lang", "en"]) == 0
+    server = Searcher(current_build(archive_build) / INDEX_DIR)
+    context = browser.new_context()
+    pg = context.new_page()
+    try:
+        for q in (
+            "what happens if a player draws from an empty library",
+            "can you block with a tapped creature",
+            "what happens when a creature has lethal damage marked on it",
+        ):
+            mine = _search(pg, dest.as_uri(), q, "en")[:5]
+            theirs = [h["number"] for h in server.search(q, lang="en", limit=5)["hits"]]
+            assert len(set(mine) & set(theirs)) >= 3, (q, mine, theirs)
+    finally:
+        context.close()

@@ -283,3 +283,52 @@ def test_archive_game_terms_stay_whole(real: tuple[Searcher, None]) -> None:
         assert term in cut(f"牌手的{term}中"), term
     groups = real[0].cutter().groups("延迟触发式异能")
     assert any("触发式异能" in g for g in groups)
+
+
+def test_signal_weights_scale_a_factor_and_drop_a_zero_weighted_one() -> None:
+    """A weight is an exponent on its factor: 0 drops the signal, 2 counts it twice."""
+    from crkb.search.weights import combine
+
+    factors = {"bm25": 4.0, "states": 1.25, "short": 0.5}
+    assert combine(factors, {"bm25": 1.0}) == 4.0
+    assert combine(factors, {"bm25": 1.0, "states": 2.0}) == 4.0 * 1.25**2
+    assert combine(factors, {"bm25": 1.0, "short": 0.0, "states": 1.0}) == 4.0 * 1.25
+
+
+def test_a_rule_other_leading_hits_refer_to_is_read_as_where_the_thing_is_stated() -> None:
+    """ "See rule 704" in a candidate points at the rules under 704; both languages."""
+    from crkb.search import ranking
+
+    assert ranking.references("(This is a state-based action. See rule 704.)") == {"704"}
+    assert ranking.references("参见规则704.5b与规则121.4。") == {"704.5b", "121.4"}
+    assert ranking.references("See rules 601.2b and 601.2f–h.") == {"601.2b"}
+    assert ranking.pointed(0) == 1.0 < ranking.pointed(1) < ranking.pointed(3) == ranking.pointed(9)
+
+
+def test_a_rule_whose_opening_words_are_the_query_s_is_about_them() -> None:
+    """Content words among a text's first words count more than the same words further on."""
+    from crkb.search import ranking
+
+    opening = [[(1, 2)], [(3, 4)]]  # both terms among the first six
+    later = [[(1, 2)], [(30, 31)]]  # one of them far in
+    assert (
+        ranking.subject(opening, 2, 6)
+        > ranking.subject(later, 2, 6)
+        > ranking.subject([[], []], 2, 6)
+    )
+    assert ranking.subject([], 0, 6) == 1.0
+
+
+def test_a_can_question_meets_the_rule_saying_what_can_or_cannot_be_done() -> None:
+    """ "can a player look …" meets "can't look" and 不能…查看 just after the modal word."""
+    from crkb.search import analysis, ranking
+
+    def seq(text: str) -> list[str]:
+        return [analysis.stem(w) for w in analysis.english_words(text)]
+
+    near = [("look",), ("librari",)]
+    assert ranking.modal_en(seq("Players can’t look at cards in a library."), near) > 1.0
+    assert ranking.modal_en(seq("A player may look at the top card."), near) > 1.0
+    assert ranking.modal_en(seq("Look at the top card; the player can then draw."), near) == 1.0
+    assert ranking.modal_zh("牌手不能查看牌库中的牌。", [("查看",)]) > 1.0
+    assert ranking.modal_zh("牌手查看牌库，然后可以抓牌。", [("查看",)]) == 1.0

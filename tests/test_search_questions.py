@@ -226,3 +226,10 @@ def test_a_glossary_term_brings_the_words_its_definition_uses(s: Searcher) -> No
 def test_a_rule_the_rules_refer_to_counts_more() -> None:
     assert ranking.cited(0) == 1.0
     assert 1.0 < ranking.cited(1) < ranking.cited(4) <= ranking.cited(10_000)
+
+
+def test_empty_meets_the_rules_no() -> None:
+    """ "an empty library" meets "a library with no cards in it", weighted below the word itself."""
+    term = understand_en(["empty"]).terms[0]
+    forms = dict(term.forms)
+    assert forms["empti"] == 1.0 and 0 < forms["no"] < 1.0

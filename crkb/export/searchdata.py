@@ -7,20 +7,18 @@ server's index); the browser only looks query words up in the vocabulary shipped
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Iterable
 
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
-from crkb.search import analysis
-from crkb.search.index import _context, _glossary_targets, _title_targets
+from crkb.search import analysis, engine, question, ranking, weights
+from crkb.search.engine import DEFINES_ZH, DETERMINERS
+from crkb.search.index import citations, context_of, glossary_targets, title_targets
 
 # Field weights as the server's search gives them (body, title, examples, context; bigrams).
 WEIGHTS = {"body": 1.0, "title": 1.5, "ex": 0.3, "ctx": 0.5}
 BIGRAM_WEIGHT = 0.3
-_DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
-_DEFINES_ZH = ("为", "是", "指")
 _CJK_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
 
 Weighted = dict[str, float]
@@ -78,7 +76,7 @@ def _english_definer(rule_text: str, key: str) -> bool:
         words = words[1:]
     head = [analysis.stem(w) for w in words[: len(stems)]]
     rest = words[len(stems) : len(stems) + 2]
-    return head == stems and len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in _DETERMINERS
+    return head == stems and len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in DETERMINERS
 
 
 def pins(
@@ -94,7 +92,7 @@ def pins(
             children.setdefault(r.parent, []).append(r)
     numbers: dict[str, list[str]] = {}
     sections: dict[str, list[str]] = {}
-    tables = [_title_targets(doc), _glossary_targets(doc)]
+    tables = [title_targets(doc), glossary_targets(doc)]
     for is_glossary, table in enumerate(tables):
         for key, targets in table.items():
             for t in targets:
@@ -117,7 +115,7 @@ def pins(
                     defines = (
                         _english_definer(c.text, key)
                         if doc.lang == "en"
-                        else any(c.text.startswith(key + d) for d in _DEFINES_ZH)
+                        else any(c.text.startswith(key + d) for d in DEFINES_ZH)
                     )
                     if defines:
                         pinned.append(c.number)
@@ -139,52 +137,47 @@ def t2s_table(chars: set[str], convert: Callable[[str], str]) -> dict[str, str]:
     return {t: s for t, s in zip(codes, converted, strict=True) if s != t and s in chars}
 
 
-def _optional(name: str) -> object | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-def _pattern(module: object | None, name: str, factor_name: str) -> list[object] | None:
+def _pattern(pattern: re.Pattern[str], factor: float) -> list[object]:
     """[source, flags, factor] of a compiled regex and its factor, for the browser."""
-    pattern = getattr(module, name, None)
-    factor = getattr(module, factor_name, None)
-    if not isinstance(pattern, re.Pattern) or not isinstance(factor, (int, float)):
-        return None
     return [pattern.pattern, "i" if pattern.flags & re.I else "", float(factor)]
 
 
 def query_words(lang: str) -> Json:
-    """How a question is read, as the server reads it (`crkb.search.question` and
-    `crkb.search.ranking`, when this crkb has them; nothing otherwise): words dropped (filler),
-    words that count a little (soft), irregular forms, words asking for a count or an outcome,
-    and the text signals that favour an answer (a statement, a number, a condition)."""
-    question = _optional("crkb.search.question")
-    ranking = _optional("crkb.search.ranking")
-    p = "EN" if lang == "en" else "ZH"
-    quantity = getattr(question, f"{p}_QUANTITY", ())
+    """How a question is read, as the server reads it (`crkb.search.question`,
+    `crkb.search.ranking`, `crkb.search.engine`): words dropped (filler), words that count a
+    little (soft), irregular forms, words asking for a count or an outcome, the text signals
+    that favour an answer (a statement, a number, a condition), their factors and the learned
+    weight of each (crkb.search.weights)."""
+    en = lang == "en"
+    quantity = question.EN_QUANTITY if en else question.ZH_QUANTITY
     out: Json = {
-        "filler": sorted(str(w) for w in getattr(question, f"{p}_FILLER", ())),
-        "soft": sorted(str(w) for w in getattr(question, f"{p}_SOFT", ())),
-        "outcome": sorted(str(w) for w in getattr(question, f"{p}_OUTCOME", ())),
-        "quantity": sorted(" ".join(q) if isinstance(q, tuple) else str(q) for q in quantity),
-        "irregular": dict(getattr(question, "EN_IRREGULAR", {})) if lang == "en" else {},
+        "filler": sorted(question.EN_FILLER if en else question.ZH_FILLER),
+        "soft": sorted(question.EN_SOFT if en else question.ZH_SOFT),
+        "outcome": sorted(question.EN_OUTCOME if en else question.ZH_OUTCOME),
+        "quantity": sorted(" ".join(q) if isinstance(q, tuple) else q for q in quantity),
+        "irregular": dict(question.EN_IRREGULAR) if en else {},
+        "can": sorted(engine.ASK_CAN_EN if en else engine.ASK_CAN_ZH),
     }
-    signals = {
-        "states": _pattern(ranking, f"_STATES_{p}", "STATES"),
-        "counts": _pattern(ranking, f"_COUNT_{p}", "COUNT"),
-        "outcome": _pattern(ranking, f"_CONDITIONAL_{p}", "OUTCOME"),
+    out["signals"] = {
+        "states": _pattern(ranking.STATES_EN if en else ranking.STATES_ZH, ranking.STATES),
+        "counts": _pattern(ranking.COUNT_EN if en else ranking.COUNT_ZH, ranking.COUNT),
+        "outcome": _pattern(
+            ranking.CONDITIONAL_EN if en else ranking.CONDITIONAL_ZH, ranking.OUTCOME
+        ),
     }
-    out["signals"] = {k: v for k, v in signals.items() if v is not None}
-    engine = _optional("crkb.search.engine") if question is not None else None
-    factors = {
-        "proximity": getattr(ranking, "PROXIMITY", None),  # content words standing together
-        "heading": getattr(engine, "HEADING", None),  # a title alone answers no question
-        "specific": getattr(engine, "SPECIFIC", None),  # a keyword's rule, keyword not named
-        "favoured": getattr(engine, "FAVOURED", None),  # the rules a question's term names
+    out["factors"] = {
+        "proximity": ranking.PROXIMITY,  # content words standing together
+        "heading": engine.HEADING,  # a title alone answers no question
+        "specific": engine.SPECIFIC,  # a keyword's rule, keyword not named
+        "favoured": engine.FAVOURED,  # the rules a question's term names
+        "cited": ranking.CITED,  # each doubling of the references to a rule
+        "pointed": ranking.POINTED,  # a rule the leading candidates refer to
+        "pointers": engine.POINTERS,  # how many leading candidates are read for references
+        "subject": ranking.SUBJECT,  # the content words open the rule (English)
+        "opening": engine.SUBJECT,  # how many words open it
+        "modal": ranking.MODAL,  # "can't look" for "can a player look"
     }
-    out["factors"] = {k: float(v) for k, v in factors.items() if isinstance(v, (int, float))}
+    out["weights"] = dict(weights.LEARNED)
     return out
 
 
@@ -195,7 +188,7 @@ def english_index(doc: Document) -> Json:
     per_doc: list[Weighted] = []
     forms: dict[str, str] = {}
     for r in doc.rules:
-        ctx = _context(r.number, titled)
+        ctx = context_of(r.number, titled)
         docs.append([r.number, r.title, r.text])
         per_doc.append(english_fields(r, ctx))
         for part in (r.text, r.title or "", *r.examples):
@@ -209,6 +202,7 @@ def english_index(doc: Document) -> Json:
         "lang": "en",
         "version": doc.version,
         "docs": docs,
+        "cited": citations(doc),
         "post": post,
         "len": lengths,
         "forms": forms,
@@ -232,7 +226,7 @@ def chinese_index(
     per_bi: list[Weighted] = []
     chars: set[str] = set()
     for r in doc.rules:
-        ctx = _context(r.number, titled)
+        ctx = context_of(r.number, titled)
         docs.append([r.number, r.title, r.text])
         per_doc.append(chinese_fields(r, ctx, cutter.groups))
         bi: Weighted = {}
@@ -248,6 +242,7 @@ def chinese_index(
         "lang": "zh",
         "version": doc.version,
         "docs": docs,
+        "cited": citations(doc),
         "post": post,
         "len": lengths,
         "bi": bipost,

@@ -19,7 +19,7 @@ from cachetools import LRUCache
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.markup import to_html
 from crkb.numbers import parent_of, sort_key
-from crkb.search import analysis, highlight, numerals, querynumbers, ranking
+from crkb.search import analysis, highlight, numerals, querynumbers, ranking, weights
 from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
@@ -33,8 +33,8 @@ _REBUILD = "rebuild it with `crkb build`"
 TERMS_BESIDE = TERMS_FILE  # the build's term dictionary, written beside the index
 # What Whoosh raises reading a damaged block of the index (zlib, struct, pickle, short reads).
 _DAMAGE = (OSError, EOFError, struct.error, zlib.error, pickle.UnpicklingError, UnicodeDecodeError)
-_DEFINES_ZH = ("为", "是", "指")
-_DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
+DEFINES_ZH = ("为", "是", "指")
+DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
 
 
 Record = list[Any]  # [lang, number, version ranges] of one indexed document (meta.json)
@@ -43,6 +43,8 @@ Fields = dict[str, tuple[float, float]]  # field → (BM25 boost, share of a mat
 EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.5, 0.8)}
 ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.5, 0.8)}
 ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
+SECTION = 3.0  # a rule in a section a question's term names
+SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
 FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before the text is read
 COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
 HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
@@ -50,6 +52,10 @@ SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names nei
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
+ASK_CAN_EN = frozenset(["can", "could", "may"])  # a question that opens so asks what is allowed
+ASK_CAN_ZH = ("能", "可以", "可否")
+SUBJECT = 6  # a rule is about the words among its first so many
+POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
 
 
@@ -79,6 +85,7 @@ class QueryPlan:
     favoured: list[str] = field(default_factory=list)  # rules a question's term names
     expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
     defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
+    asks_can: bool = False  # "can …", "能否…": a rule saying what can or can't be done answers
 
 
 @dataclass
@@ -164,6 +171,7 @@ class Searcher:
         self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
         self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(2048)
+        self.weights: dict[str, float] = dict(weights.LEARNED)
 
     def _docnums(self) -> list[int]:
         """rid → Whoosh document number (identical unless the index was written in pieces)."""
@@ -264,6 +272,25 @@ class Searcher:
                     f"{self.dir}: damaged search index ({_reason(e)}); {_REBUILD}"
                 ) from None
 
+    def candidates(
+        self, query: str, lang: str, n: int = POOL
+    ) -> tuple[list[str], list[tuple[str, dict[str, float]]]]:
+        """(rules pinned first, the scored candidates with their factors), in the newest
+        version: what the weights are learned from (scripts/train_search.py)."""
+        with self._lock:
+            q = _clean(query)
+            if lang == "zh":
+                q = self.to_simplified(q)
+            _vid, o = self.resolve_version(lang, None)
+            if o is None or not q:
+                return [], []
+            plan = self._plan(q, lang, o, {})
+            pinned = [self.records[r][1] for r in plan.pinned]
+            if plan.query is None:
+                return pinned, []
+            pool, _total = self._pool(lang, o, plan.query, n)
+            return pinned, [(self.records[self._rid_of[d]][1], f) for d, f in pool]
+
     def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict[str, Any]:
         q = _clean(query)
         if lang not in ("auto", "en", "zh"):
@@ -307,8 +334,18 @@ class Searcher:
     def _rank(
         self, lang: str, o: int, plan: QueryPlan, n: int
     ) -> tuple[list[tuple[int, float]], int]:
-        """Top `n` (docnum, score): BM25F of the weighted terms, the share of the query matched,
-        then the candidates' own text read for proximity, statements and counts."""
+        """Top `n` (docnum, score): the candidates' signals weighed by the learned exponents."""
+        pool, total = self._pool(lang, o, plan, n)
+        scored = [(d, weights.combine(f, self.weights)) for d, f in pool]
+        scored.sort(key=lambda x: -x[1])
+        return scored[:n], total
+
+    def _pool(
+        self, lang: str, o: int, plan: QueryPlan, n: int
+    ) -> tuple[list[tuple[int, dict[str, float]]], int]:
+        """The best `n` (at least POOL) candidates by BM25F of the weighted terms, the share of
+        the query matched and the sections and rules its terms name, each with its signals (the
+        factors read from its own text), and how many documents matched at all."""
         scope = self._scope(lang, o)
         sid = (lang, o)
         scores, matched = self.scorer.score(sid, scope, plan.terms, plan.fields)
@@ -323,60 +360,88 @@ class Searcher:
         if not scores:
             return [], 0
         k = sum(t.weight for t in plan.terms) or 1.0
-        final = {
-            d: sc * (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** COORD)
-            for d, sc in scores.items()
-        }
-        if plan.sections:
-            for d in final:
-                number = self.records[self._rid_of[d]][1]
-                if number.split(".")[0] in plan.sections:
-                    final[d] *= 3.0
-        if plan.favoured:
-            for d in final:
-                number = self.records[self._rid_of[d]][1]
-                if any(
-                    number == f
-                    or number.startswith(f + ".")
-                    or (number.startswith(f) and number[len(f) :].isalpha())
-                    for f in plan.favoured
-                ):
-                    final[d] *= FAVOURED
-        pool = heapq.nlargest(max(n, POOL), final.items(), key=lambda x: x[1])
-        pool = [(d, sc * self._signals(lang, o, d, plan)) for d, sc in pool]
-        pool.sort(key=lambda x: -x[1])
-        return pool[:n], len(final)
+        base: dict[int, dict[str, float]] = {}
+        final: dict[int, float] = {}
+        for d, sc in scores.items():
+            f = {"bm25": sc, "coord": 0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** COORD}
+            number = self.records[self._rid_of[d]][1]
+            if plan.sections and number.split(".")[0] in plan.sections:
+                f["section"] = SECTION
+            if plan.favoured and any(
+                number == x
+                or number.startswith(x + ".")
+                or (number.startswith(x) and number[len(x) :].isalpha())
+                for x in plan.favoured
+            ):
+                f["favoured"] = FAVOURED
+            base[d] = f
+            final[d] = weights.combine(f, weights.FIXED)
+        pool = heapq.nlargest(max(n, POOL), final, key=final.__getitem__)
+        out = [(d, {**base[d], **self._signals(lang, o, d, plan)}) for d in pool]
+        self._pointed(out)
+        return out, len(final)
 
-    def _signals(self, lang: str, o: int, docnum: int, plan: QueryPlan) -> float:
+    def _pointed(self, pool: list[tuple[int, dict[str, float]]]) -> None:
+        """A candidate inside a rule that other leading candidates refer to ("This is a
+        state-based action. See rule 704.") is where they say the thing is stated."""
+        lead = sorted(pool, key=lambda x: -weights.combine(x[1], self.weights))[:POINTERS]
+        refs = [ranking.references(self._text(d)[0]) for d, _f in lead]
+        for d, f in pool:
+            number = self.records[self._rid_of[d]][1]
+            mine = set()
+            p: str | None = number
+            while p is not None and len(p) >= 3:
+                mine.add(p)
+                p = parent_of(p)
+            by = sum(1 for (e, _g), r in zip(lead, refs, strict=True) if e != d and r & mine)
+            if by:
+                f["pointed"] = ranking.pointed(by)
+
+    def _signals(self, lang: str, o: int, docnum: int, plan: QueryPlan) -> dict[str, float]:
         """What a candidate's own text adds: its content words together, a statement, a count;
-        and a rule that applies only under a keyword or a variant the query does not name."""
+        and a rule that applies only under a keyword or a variant the query does not name.
+        Each signal is a factor, weighed by its learned exponent (crkb/search/weights.py)."""
         text, title = self._text(docnum)
         number = self.records[self._rid_of[docnum]][1]
-        factor = 1.0
-        if plan.question and (number.startswith(("701.", "702.")) or number[:1] in "89"):
+        f: dict[str, float] = {}
+        if number.startswith(("701.", "702.")) or number[:1] in "89":
             p = self._parent(lang, number, o)
             if p is not None and not _names(plan, lang, p["title"]):
-                factor *= SPECIFIC
+                if plan.question:
+                    f["specific"] = SPECIFIC
+                if number[:1] in "89":
+                    f["variant"] = SPECIFIC
+        if number[-1:].isalpha():
+            f["subrule"] = SPECIFIC
+        f["short"] = min(1.0, SHORT / max(len(text), 1))
         if lang == "zh":
             occ = ranking.char_spans(text, plan.near)
         else:
-            occ = ranking.word_spans(self._words(docnum, text), [frozenset(f) for f in plan.near])
-        factor *= ranking.proximity(occ, len(plan.near))
-        factor *= ranking.cited(self.cited.get(lang, {}).get(number, 0))
+            occ = ranking.word_spans(self._words(docnum, text), [frozenset(x) for x in plan.near])
+        f["proximity"] = ranking.proximity(occ, len(plan.near))
+        f["own"] = (1 + sum(1 for x in occ if x)) / (1 + len(plan.near))  # words in its own text
+        if lang == "en":  # measured: Chinese openings (具有…的, 如果…) say less about the subject
+            f["subject"] = ranking.subject(occ, len(plan.near), SUBJECT)
+        f["cited"] = ranking.cited(self.cited.get(lang, {}).get(number, 0))
         if plan.question:
             if text == title:  # a heading states nothing that answers a question
-                factor *= HEADING
-            factor *= ranking.states(text, lang)
+                f["heading"] = HEADING
+            f["states"] = ranking.states(text, lang)
             if plan.defines:
                 if lang == "zh":
-                    factor *= ranking.defines_zh(text, plan.defines[0])
+                    f["defines"] = ranking.defines_zh(text, plan.defines[0])
                 else:
-                    factor *= ranking.defines_en(self._words(docnum, text), plan.defines)
+                    f["defines"] = ranking.defines_en(self._words(docnum, text), plan.defines)
+        if plan.asks_can:
+            if lang == "zh":
+                f["modal"] = ranking.modal_zh(text, plan.near)
+            else:
+                f["modal"] = ranking.modal_en(self._words(docnum, text), plan.near)
         if plan.wants_number:
-            factor *= ranking.counts(text, lang)
+            f["counts"] = ranking.counts(text, lang)
         if plan.wants_outcome:
-            factor *= ranking.outcome(text, lang)
-        return factor
+            f["outcome"] = ranking.outcome(text, lang)
+        return f
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""
@@ -461,10 +526,10 @@ class Searcher:
                     words = words[1:]
                 head = [analysis.stem(w) for w in words[:k]]
                 rest = words[k : k + 2]
-                is_def = len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in _DETERMINERS
+                is_def = len(rest) == 2 and rest[0] in ("is", "are") and rest[1] in DETERMINERS
                 if head == stems and is_def:
                     return r
-            elif any(text.startswith(stems[0] + d) for d in _DEFINES_ZH):
+            elif any(text.startswith(stems[0] + d) for d in DEFINES_ZH):
                 return r
         return None
 
@@ -500,6 +565,7 @@ class Searcher:
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
             question=asked.question,
+            asks_can=bool(fixed) and fixed[0].lower() in ASK_CAN_EN,
         )
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
         return Plan(pinned, plan, Needles("en", stems=marks))
@@ -542,6 +608,7 @@ class Searcher:
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
             question=asked.question,
+            asks_can=any(w in q for w in ASK_CAN_ZH),
         )
         subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
         return Plan(pinned, plan, Needles("zh", subs=subs))

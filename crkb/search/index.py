@@ -83,7 +83,7 @@ def ranges(ordinals: list[int]) -> list[list[int]]:
     return out
 
 
-def _glossary_targets(doc: Document) -> dict[str, list[str]]:
+def glossary_targets(doc: Document) -> dict[str, list[str]]:
     """Glossary term key → rule numbers it refers to (following one `See <term>.` hop)."""
     direct: dict[str, list[str]] = defaultdict(list)
     for ref in doc.references:
@@ -126,7 +126,7 @@ def _definitions(doc: Document) -> dict[str, str]:
     return out
 
 
-def _citations(doc: Document) -> dict[str, int]:
+def citations(doc: Document) -> dict[str, int]:
     """Rule number → how many rules and glossary entries refer to it (a rule others point at
     is where the rules state a thing)."""
     out: dict[str, int] = {}
@@ -136,7 +136,7 @@ def _citations(doc: Document) -> dict[str, int]:
     return out
 
 
-def _title_targets(doc: Document) -> dict[str, list[str]]:
+def title_targets(doc: Document) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for r in doc.rules:
         if r.title:
@@ -146,7 +146,7 @@ def _title_targets(doc: Document) -> dict[str, list[str]]:
     return out
 
 
-def _context(number: str, titled: dict[str, str]) -> str:
+def context_of(number: str, titled: dict[str, str]) -> str:
     """Titles of the section and the titled rule above a rule: `Cleanup Step` for 514.1."""
     out = []
     p = parent_of(number)
@@ -203,12 +203,12 @@ def build_index(
         titled = {r.number: r.title for r in doc.rules if r.title}
         for r in doc.rules:
             cur = moves.get((v, r.number)) if lang == "zh" else None
-            ctx = _context(r.number, titled)
+            ctx = context_of(r.number, titled)
             key = (lang, r.number, r.kind, r.title, r.text, tuple(r.examples), ctx, cur)
             records.setdefault(key, []).append(o)
-        for k, t in _glossary_targets(doc).items():
+        for k, t in glossary_targets(doc).items():
             gloss[lang].setdefault((k, tuple(t)), []).append(o)
-        for k, t in _title_targets(doc).items():
+        for k, t in title_targets(doc).items():
             titles[lang].setdefault((k, tuple(t)), []).append(o)
 
     for lang, _number, _kind, _title, text, *_rest in records:
@@ -272,7 +272,7 @@ def build_index(
             lang: [[k, list(t), ranges(o)] for (k, t), o in m.items()] for lang, m in titles.items()
         },
         "terms": analysis.zh_term_keys(terms),
-        "cited": {lang: _citations(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs},
+        "cited": {lang: citations(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs},
         "definitions": {
             lang: _definitions(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs
         },

@@ -154,6 +154,8 @@ EN_SOFT = frozenset(
 EN_OUTCOME = frozenset(["happen", "happens", "happened", "happening", "result", "results"])
 EN_QUANTITY = (("how", "many"), ("how", "much"), ("number", "of"))
 # Irregular English forms the Porter stemmer does not join to their base word.
+# Words for "none of it" the rules spell as "no …" (a library with no cards in it).
+EN_NONE: dict[str, tuple[str, ...]] = {"empty": ("no",), "nothing": ("no",), "none": ("no",)}
 EN_IRREGULAR = {
     "drew": "draw",
     "drawn": "draw",
@@ -343,6 +345,8 @@ def understand_en(
         forms: dict[str, float] = {s: 1.0}
         for other in numerals.english_forms(w):
             forms.setdefault(stem(other), 1.0)
+        for other in EN_NONE.get(w, ()):  # "an empty library": "a library with no cards"
+            forms.setdefault(stem(other), NEGATED)
         if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
             for neg in negations(s):
                 forms.setdefault(neg, NEGATED)

@@ -14,20 +14,23 @@ DEFINES = 0.5  # what a rule that defines the term a question asks about gains
 MAX_OCCURRENCES = 8  # occurrences of one term looked at for proximity (bounds the work)
 OUTCOME = 0.2  # what a conditional rule ("If …, …") gains, when the question asks what happens
 CITED = 0.2  # what each doubling of the references to a rule adds (a rule others point at)
+POINTED = 0.25  # what a rule gains per leading candidate that refers to it (at most three)
+SUBJECT = 0.25  # what a rule gains whose opening words are the query's content words
+MODAL = 0.25  # what a rule saying that something can, can't or must be done gains, for "can …?"
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
 
 # Rules that state what happens or what a thing is: the answers questions look for.
-_STATES_EN = re.compile(
+STATES_EN = re.compile(
     r"\b(?:loses? the game|wins? the game|(?:is|are) put (?:into|onto)|can[’']t|cannot|"
     r"(?:is|are) destroyed|ceases? to exist|means|(?:is|are) called|is a draw|must|"
     r"doesn[’']t|don[’']t|(?:is|are) considered|skips?)\b",
     re.I,
 )
-_STATES_ZH = re.compile(r"输掉|赢得|置入|不能|消灭|消失|意指|是指|称为|必须|视为|不会|略过|平手")
-_COUNT_EN = re.compile(
+STATES_ZH = re.compile(r"输掉|赢得|置入|不能|消灭|消失|意指|是指|称为|必须|视为|不会|略过|平手")
+COUNT_EN = re.compile(
     r"\b(?:\d+|" + "|".join(w for w in numerals.EN_WORDS if w != "one") + r")\b", re.I
 )
-_COUNT_ZH = re.compile(f"\\d+|[{numerals.ZH_NUMERAL}]+[{numerals.ZH_MEASURES}]")
+COUNT_ZH = re.compile(f"\\d+|[{numerals.ZH_NUMERAL}]+[{numerals.ZH_MEASURES}]")
 
 
 def span(occurrences: Sequence[Sequence[tuple[int, int]]]) -> tuple[int, int] | None:
@@ -101,13 +104,13 @@ def char_spans(text: str, forms: Sequence[Sequence[str]]) -> list[list[tuple[int
 
 def states(text: str, lang: str) -> float:
     """1 + STATES for a rule that states a consequence or a definition, else 1."""
-    pattern = _STATES_ZH if lang == "zh" else _STATES_EN
+    pattern = STATES_ZH if lang == "zh" else STATES_EN
     return 1.0 + STATES if pattern.search(text) else 1.0
 
 
 def counts(text: str, lang: str) -> float:
     """1 + COUNT for a rule that states a number, else 1."""
-    pattern = _COUNT_ZH if lang == "zh" else _COUNT_EN
+    pattern = COUNT_ZH if lang == "zh" else COUNT_EN
     return 1.0 + COUNT if pattern.search(text) else 1.0
 
 
@@ -133,21 +136,23 @@ def defines_en(seq: Sequence[str], key: Sequence[str]) -> float:
 
 
 def defines_zh(text: str, key: str) -> float:
-    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X / 则为X"."""
+    """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X / 属于X"."""
     if not key:
         return 1.0
-    if any(key + d in text for d in ("是", "为", "指")) or any(d + key in text for d in "是为"):
+    if any(key + d in text for d in ("是", "为", "指")) or any(
+        d + key in text for d in ("是", "为", "属于")
+    ):
         return 1.0 + DEFINES
     return 1.0
 
 
-_CONDITIONAL_EN = re.compile(r"^(?:If|When|Whenever|Once|As long as)\b")
-_CONDITIONAL_ZH = re.compile(r"^(?:如果|若|当|一旦|每当)")
+CONDITIONAL_EN = re.compile(r"^(?:If|When|Whenever|Once|As long as)\b")
+CONDITIONAL_ZH = re.compile(r"^(?:如果|若|当|一旦|每当)")
 
 
 def outcome(text: str, lang: str) -> float:
     """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
-    pattern = _CONDITIONAL_ZH if lang == "zh" else _CONDITIONAL_EN
+    pattern = CONDITIONAL_ZH if lang == "zh" else CONDITIONAL_EN
     return 1.0 + OUTCOME if pattern.search(text) else 1.0
 
 
@@ -155,3 +160,49 @@ def cited(references: int) -> float:
     """1 + CITED × log2(1 + references), at most 4 doublings: where the rules point for a thing
     is where they state it."""
     return 1.0 + CITED * min(math.log2(1 + references), 4.0)
+
+
+_REFERENCE = re.compile(r"(?:rules?|规则)\s*(\d{3}(?:\.\d+[a-z]?)?)")
+
+
+def references(text: str) -> frozenset[str]:
+    """The rule numbers a text refers to ("See rule 704", "参见规则704.5b")."""
+    return frozenset(_REFERENCE.findall(text))
+
+
+def pointed(by: int) -> float:
+    """1 + POINTED for each candidate that refers to a rule (at most three)."""
+    return 1.0 + POINTED * min(by, 3)
+
+
+def subject(occurrences: Sequence[Sequence[tuple[int, int]]], k: int, head: int) -> float:
+    """1 + SUBJECT × the share of the query's content terms that stand in the text's opening
+    (`head` words or characters): the rule is about them ("A creature with defender can't…")."""
+    if not k:
+        return 1.0
+    opening = sum(1 for occ in occurrences if any(s < head for s, _e in occ))
+    return 1.0 + SUBJECT * opening / k
+
+
+_MODAL_EN = frozenset(["can", "cannot", "mai", "must"])  # stems ("may" stems to "mai")
+_MODAL_ZH = re.compile(r"(?:不能|能够|能|可以|不得|必须)(.{0,3})")
+
+
+def modal_en(seq: Sequence[str], near: Sequence[Sequence[str]]) -> float:
+    """1 + MODAL when a modal word stands just before one of the query's content words
+    ("can't look", "can block"): the rule says whether the asked thing can be done."""
+    wanted = {f for forms in near for f in forms}
+    for i, w in enumerate(seq):
+        if w in _MODAL_EN and any(x in wanted for x in seq[i + 1 : i + 4]):
+            return 1.0 + MODAL
+    return 1.0
+
+
+def modal_zh(text: str, near: Sequence[Sequence[str]]) -> float:
+    """1 + MODAL when 能 / 可以 / 不能 … stands just before one of the query's content words."""
+    forms = [f for fs in near for f in fs if f]
+    for m in _MODAL_ZH.finditer(text):
+        after = text[m.start(1) : m.start(1) + 6]
+        if any(after.startswith(f) or f in after[: len(f) + 3] for f in forms):
+            return 1.0 + MODAL
+    return 1.0

@@ -119,18 +119,97 @@
     return got ? 1 + p * Math.min(1, got[0] / Math.max(got[1], 1)) * present / near.length : 1;
   }
 
+  /* 1 + SUBJECT × the share of the content words among an English text's first words */
+  function subject(ix, text, near) {
+    var fs = ix.ask && ix.ask.factors || {};
+    if (!fs.subject || ix.lang !== "en" || !near.length) return 1;
+    var head = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [])
+      .slice(0, fs.opening || 6).map(function (w) { return ix.forms[w] || w; });
+    var got = near.filter(function (t) { return head.indexOf(t) >= 0; }).length;
+    return weighed(ix, "subject", 1 + fs.subject * got / near.length);
+  }
+
+  /* for "can …?": a modal word ("can't", 不能) just before a content word of the question */
+  function modal(ix, text, near) {
+    var fs = ix.ask && ix.ask.factors || {};
+    if (!fs.modal || !near.length) return 1;
+    if (ix.lang === "en") {
+      var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+        return ix.forms[w] || w;
+      });
+      for (var i = 0; i < seq.length; i++) {
+        if (/^(can|cannot|may|mai|must)$/.test(seq[i]) &&
+            seq.slice(i + 1, i + 4).some(function (w) { return near.indexOf(w) >= 0; })) {
+          return weighed(ix, "modal", 1 + fs.modal);
+        }
+      }
+      return 1;
+    }
+    var re = /(?:不能|能够|能|可以|不得|必须)/g, m;
+    while ((m = re.exec(text))) {
+      var after = text.slice(re.lastIndex, re.lastIndex + 6);
+      if (near.some(function (t) { return t && after.slice(0, t.length + 3).indexOf(t) >= 0; })) {
+        return weighed(ix, "modal", 1 + fs.modal);
+      }
+    }
+    return 1;
+  }
+
   /* a keyword's or a variant's rule, for a question that does not name the keyword */
   function specific(ix, number, q, asked) {
     var f = (ix.ask && ix.ask.factors || {}).specific;
     if (!f || !asked.question || !/^(701|702)\.|^[89]/.test(number)) return 1;
-    var parent = number.replace(/[a-z]+$/, "");
-    var i = ix.byNumber[parent], title = i === undefined ? null : ix.docs[i][1];
+    var title = null;  /* the nearest titled rule above, as the server reads it */
+    for (var p = parentOf(number); p && !title; p = parentOf(p)) {
+      title = p in ix.byNumber ? ix.docs[ix.byNumber[p]][1] : null;
+    }
     if (!title) return 1;
     if (ix.lang === "zh") return q.indexOf(title) >= 0 ? 1 : f;
     var want = asked.stems, named = (title.toLowerCase().match(/[a-z0-9]+/g) || []).some(function (w) {
       return !ix.stopSet[w] && want.indexOf(ix.forms[w] || w) >= 0;
     });
     return named ? 1 : f;
+  }
+
+  /* a signal's factor raised to its learned weight (crkb.search.weights) */
+  function weighed(ix, name, f) {
+    var w = (ix.ask && ix.ask.weights || {})[name];
+    return w === undefined ? 1 : Math.pow(f, w);
+  }
+
+  /* a rule others refer to states the thing; a variant's rule, variant not named, falls behind */
+  function prior(ix, number, q, asked) {
+    var fs = ix.ask && ix.ask.factors || {}, f = 1, c = (ix.cited || {})[number] || 0;
+    if (fs.cited) f *= weighed(ix, "cited", 1 + fs.cited * Math.min(Math.log2(1 + c), 4));
+    if (fs.specific && /^[89]/.test(number)) {
+      f *= weighed(ix, "variant", specific(ix, number, q, { question: true, stems: asked.stems }));
+    }
+    return f;
+  }
+
+  /* a candidate inside a rule the leading candidates refer to ("See rule 704") */
+  function pointed(ix, ranked) {
+    var fs = ix.ask && ix.ask.factors || {};
+    if (!fs.pointed) return;
+    var lead = ranked.slice(0, fs.pointers || 10).map(function (r) {
+      var refs = {}, re = /(?:rules?|规则)\s*(\d{3}(?:\.\d+[a-z]?)?)/g, m;
+      while ((m = re.exec(ix.docs[r[0]][2]))) refs[m[1]] = 1;
+      return [r[0], refs];
+    });
+    ranked.forEach(function (r) {
+      var n = ix.docs[r[0]][0], mine = [], by = 0;
+      for (var p = n; p && p.length >= 3; p = parentOf(p)) mine.push(p);
+      lead.forEach(function (l) {
+        if (l[0] !== r[0] && mine.some(function (x) { return l[1][x]; })) by++;
+      });
+      if (by) r[1] *= weighed(ix, "pointed", 1 + fs.pointed * Math.min(by, 3));
+    });
+  }
+
+  function parentOf(n) {
+    if (/[a-z]$/.test(n)) return n.replace(/[a-z]+$/, "");
+    if (n.indexOf(".") >= 0) return n.split(".")[0];
+    return null;
   }
 
   /* question words are dropped (unless nothing else is left), softer words count a little */
@@ -292,7 +371,11 @@
     }
     numbersIn(q).forEach(function (n) { if (n in ix.byNumber) pinned.push(n); });
     var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
-    var asked = { question: false, wants: false, outcome: false };
+    var asked = { question: false, wants: false, outcome: false, can: false };
+    var askCan = ix.ask && ix.ask.can || [];
+    asked.can = askCan.some(function (w) {
+      return isEn ? q.toLowerCase().split(/\s+/)[0] === w : q.indexOf(w) >= 0;
+    });
     if (isEn) {
       var words = q.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [];
       for (var i = 0; i + 1 < words.length; i++) {
@@ -370,7 +453,12 @@
       r[1] *= specific(ix, ix.docs[r[0]][0], q, asked);
       var heading = (ix.ask && ix.ask.factors || {}).heading;
       if (heading && asked.question && text === ix.docs[r[0]][1]) r[1] *= heading;
+      r[1] *= prior(ix, ix.docs[r[0]][0], q, asked);
+      r[1] *= subject(ix, text, near);
+      if (asked.can) r[1] *= modal(ix, text, near);
     });
+    ranked.sort(function (a, b) { return b[1] - a[1]; });
+    pointed(ix, ranked);
     ranked.sort(function (a, b) { return b[1] - a[1]; });
     var out = pinned.slice();
     ranked.forEach(function (r) { var n = ix.docs[r[0]][0]; if (out.indexOf(n) < 0) out.push(n); });

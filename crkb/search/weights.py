@@ -1,0 +1,50 @@
+"""How much each ranking signal counts: one exponent per factor (scripts/train_search.py)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+# A candidate's score is the product of its factors, each raised to its weight: 0 ignores a
+# signal, 1 takes it as computed, 2 counts it twice. Signals absent from a candidate are 1.
+FIXED: Mapping[str, float] = {"bm25": 1.0, "coord": 1.0, "section": 1.0, "favoured": 1.0}
+
+# Learned by coordinate ascent on the judged keyword and question files (shared eval and
+# tests/fixtures/search_heldout.tsv) over these signals only, never over a query's words;
+# `scripts/train_search.py` prints them and their cross-validated MRR.
+LEARNED: Mapping[str, float] = {
+    "bm25": 1.0,
+    "coord": 1.0,
+    "section": 1.0,
+    "favoured": 1.0,
+    "specific": 1.0,
+    "variant": 1.0,
+    "subrule": 0.0,
+    "short": 0.0,
+    "proximity": 1.0,
+    "own": 0.0,
+    "subject": 1.0,
+    "cited": 1.0,
+    "pointed": 0.5,
+    "heading": 1.0,
+    "states": 1.0,
+    "defines": 1.0,
+    "modal": 1.0,
+    "counts": 1.0,
+    "outcome": 1.0,
+}
+
+
+def combine(factors: Mapping[str, float], weights: Mapping[str, float]) -> float:
+    """The product of the factors raised to their weights (a factor without one is left out)."""
+    score = 1.0
+    for name, value in factors.items():
+        w = weights.get(name, 0.0)
+        if w:
+            score *= value**w if value > 0 else 0.0
+    return score
+
+
+def log_factors(factors: Mapping[str, float]) -> dict[str, float]:
+    """The factors' logarithms: a score's logarithm is then their weighted sum (for training)."""
+    return {k: math.log(v) if v > 0 else -1e9 for k, v in factors.items()}
