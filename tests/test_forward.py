@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 
 from crkb.carry.draft import draft_text
 from crkb.carry.release import forward
@@ -160,14 +161,7 @@ def test_bad_pairs_are_refused_in_one_line(archive_build: Path, capsys, zh, en, 
     assert err.count("\n") == 1 and says in err and err.startswith("crkb forward: ")
 
 
-@pytest.fixture(scope="module")
-def client(archive_build: Path):  # type: ignore[no-untyped-def]
-    from crkb.web import create_app
-
-    return create_app({"DATA": str(archive_build), "TESTING": True}).test_client()
-
-
-def test_forward_page_counts_filters_and_draft(client) -> None:  # type: ignore[no-untyped-def]
+def test_forward_page_counts_filters_and_draft(client: FlaskClient) -> None:
     r = client.get("/translation/forward/2024-04-12/2025-07-25")
     assert r.status_code == 200
     page = r.get_data(as_text=True)
@@ -188,7 +182,7 @@ def test_forward_page_counts_filters_and_draft(client) -> None:  # type: ignore[
     assert "此规则于2025年7月25日起生效。" in r.get_data(as_text=True)
 
 
-def test_forward_api_shape_and_refusals(client) -> None:  # type: ignore[no-untyped-def]
+def test_forward_api_shape_and_refusals(client: FlaskClient) -> None:
     body = client.get("/api/translation/forward?zh=2024-04-12&en=2025-07-25").get_json()
     assert (body["from_zh"], body["to_en"]) == ("2024-04-12", "2025-07-25")
     assert body["counts"]["removed"] == 9

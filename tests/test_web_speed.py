@@ -11,22 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from crkb.store.db import DB_NAME, Store
+from crkb.store.db import Store
 from crkb.store.diskcache import CACHE_NAME, DiskCache
 from crkb.store.location import current_build
 from crkb.web import create_app, data, fragments
 
 pytestmark = pytest.mark.archive
-
-
-@pytest.fixture(scope="module")
-def store(archive_build: Path) -> Store:
-    return Store(current_build(archive_build) / DB_NAME)
-
-
-@pytest.fixture()
-def client(archive_build: Path):
-    return create_app({"DATA": str(archive_build), "TESTING": True}).test_client()
 
 
 # conditional and compressed answers ---------------------------------------------------------------

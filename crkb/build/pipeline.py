@@ -218,7 +218,7 @@ def write_store(asm: Assembly, path: Path) -> None:
         for key in sorted(asm.docs):
             db.write_document(conn, asm.docs[key], asm.sources[key])
         db.write_skipped(conn, asm.skipped)
-    conn.execute("ANALYZE")  # without statistics SQLite scans a whole document for one rule
+    db.analyze(conn)
     conn.close()
 
 

@@ -9,7 +9,6 @@ whole build atomically.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -42,10 +41,8 @@ def write_terms(docs: Docs, terms_texts: Iterable[str], build_dir: Path) -> dict
     """The term dictionary, written beside the store (the index reads it) and into it."""
     terms = term_dictionary(docs, terms_texts)
     (build_dir / TERMS_FILE).write_text(json.dumps(terms, ensure_ascii=False, indent=0), "utf-8")
-    conn = sqlite3.connect(build_dir / db.DB_NAME)
-    with conn:
+    with db.step_results(build_dir / db.DB_NAME) as conn:
         db.put_step_result(conn, "terms", terms)
-    conn.close()
     return terms
 
 
@@ -58,9 +55,8 @@ def official_documents(docs: Docs, lang: str) -> list[Document]:
 
 def write_lineage(docs: Docs, build_dir: Path, progress: Progress) -> dict[str, Lineage]:
     """Match every release to the next, per language; keep the maps and the neighbour diffs."""
-    conn = sqlite3.connect(build_dir / db.DB_NAME)
     lineages: dict[str, Lineage] = {}
-    with conn:
+    with db.step_results(build_dir / db.DB_NAME) as conn:
         for lang in ("en", "zh"):
             chosen = official_documents(docs, lang)
             if not chosen:
@@ -80,7 +76,6 @@ def write_lineage(docs: Docs, build_dir: Path, progress: Progress) -> dict[str, 
             for (a, b), mapping in lineage.pairs.items():
                 changes = diff_rules(by_version[a].rules, by_version[b].rules, mapping)
                 db.put_step_result(conn, f"diff:{lang}:{a}:{b}", [c.to_json() for c in changes])
-    conn.close()
     return lineages
 
 
@@ -123,8 +118,7 @@ def write_findings(
     line = lineages.get("en")
     known = set(line.versions) if line is not None else set()
     steps = line.pairs if line is not None else None
-    conn = sqlite3.connect(build_dir / db.DB_NAME)
-    with conn:
+    with db.step_results(build_dir / db.DB_NAME) as conn:
         for (vid, lang), zh in sorted(docs.items()):
             if lang != "zh" or (vid, "en") not in docs:
                 continue
@@ -132,4 +126,3 @@ def write_findings(
             later = [d for v, d in english if v > vid and (not known or v in known)]
             found = check(docs[(vid, "en")], zh, later_en=later, terms=terms or None, steps=steps)
             db.put_step_result(conn, f"findings:{vid}", [f.to_record() for f in found])
-    conn.close()

@@ -58,18 +58,20 @@ class Lineage:
             raise NotFound(f"no rule {number} in version {v}")
         k = self._index(v)
         before: list[tuple[str, str]] = []
-        cur: str | None = number
+        cur = number
         for i in range(k, 0, -1):
-            cur = self._backward((self.versions[i - 1], self.versions[i])).get(cur)  # type: ignore[arg-type]
-            if cur is None:
+            prev = self._backward((self.versions[i - 1], self.versions[i])).get(cur)
+            if prev is None:
                 break
+            cur = prev
             before.append((self.versions[i - 1], cur))
         after: list[tuple[str, str]] = []
         cur = number
         for i in range(k, len(self.versions) - 1):
-            cur = self.pairs.get((self.versions[i], self.versions[i + 1]), {}).get(cur)
-            if cur is None:
+            nxt = self.pairs.get((self.versions[i], self.versions[i + 1]), {}).get(cur)
+            if nxt is None:
                 break
+            cur = nxt
             after.append((self.versions[i + 1], cur))
         return before[::-1] + [(v, number)] + after
 

@@ -66,6 +66,8 @@ def lineage(store: Store, lang: str = "en") -> Lineage:
         for info in store.versions():
             for a in info.aliases:
                 aliases[a] = info.id
+        # _Texts reads a release's rule texts from the store on first use: a lazy stand-in for
+        # the dict of every release's texts that Lineage is typed with.
         store.cache[key] = Lineage(versions, _Texts(store, versions, lang), pairs, aliases)  # type: ignore[arg-type]
     line: Lineage = store.cache[key]
     return line

@@ -89,7 +89,7 @@ def _decode_single_byte(data: bytes) -> tuple[str, str]:
     inside = {b: _pick(b, order, in_word=True) for b in highs}
     table = "".join(outside.get(i, chr(i)) for i in range(256))
     # A str decoding table is what charmap_decode documents; typeshed lists only the mapping forms.
-    text, _n = codecs.charmap_decode(data, "strict", table)  # type: ignore[arg-type]
+    text, _n = codecs.charmap_decode(data, "strict", table)  # type: ignore[arg-type]  # see above
     differ = bytes(b for b in highs if inside[b] != outside[b])
     if not differ:
         return text, best

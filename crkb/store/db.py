@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,24 @@ def write_document(conn: sqlite3.Connection, doc: Document, sources: list[str]) 
 
 def write_skipped(conn: sqlite3.Connection, skipped: Iterable[tuple[str, str]]) -> None:
     conn.executemany("INSERT INTO skipped VALUES (?, ?)", list(skipped))
+
+
+def analyze(conn: sqlite3.Connection) -> None:
+    """Table statistics for the query planner: without them SQLite scans a whole document to
+    find one rule."""
+    conn.execute("ANALYZE")
+
+
+@contextmanager
+def step_results(path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection to a build's new store for a build step to put its results into (committed
+    when the step's block ends, then closed)."""
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            yield conn
+    finally:
+        conn.close()
 
 
 def put_step_result(conn: sqlite3.Connection, key: str, value: object) -> None:

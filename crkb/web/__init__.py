@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    # DefaultJSONProvider's settings; the JSONProvider base type does not declare them
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["crkb"] = Served(Path(app.config["DATA"]))

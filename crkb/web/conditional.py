@@ -42,7 +42,8 @@ class Gzipped:
 
 
 def _served() -> Served:
-    return current_app.extensions["crkb"]  # type: ignore[no-any-return]
+    kept: Served = current_app.extensions["crkb"]
+    return kept
 
 
 @functools.lru_cache(maxsize=16)
