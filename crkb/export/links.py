@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
 
+from crkb.graph.references import occurrences
 from crkb.model import Reference
 
 _OBSOLETE = re.compile(r"\(obsolete\)|（已废止）|（已废除）|（过时）", re.I)
@@ -45,17 +46,6 @@ def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
     return Terms(re.compile(f"({alts})"), anchors)
 
 
-def _bounded(text: str, start: int, end: int) -> bool:
-    """True when text[start:end] is a whole number, not part of a longer one."""
-    before = text[start - 1] if start else " "
-    after = text[end] if end < len(text) else " "
-    if before.isdigit() or before == "." or before.isalpha() and before.isascii():
-        return False
-    if after.isdigit() or (after.isascii() and after.isalpha()):
-        return False
-    return not (after == "." and end + 1 < len(text) and text[end + 1].isdigit())
-
-
 def spans(text: str, refs: Iterable[Reference]) -> list[tuple[int, int, list[str]]]:
     """Non-overlapping (start, end, targets) of each reference's words, in text order."""
     by_raw: dict[str, list[str]] = {}
@@ -64,15 +54,7 @@ def spans(text: str, refs: Iterable[Reference]) -> list[tuple[int, int, list[str
             targets = by_raw.setdefault(r.raw, [])
             if r.target not in targets:
                 targets.append(r.target)
-    found: list[tuple[int, int, list[str]]] = []
-    for raw in sorted(by_raw, key=len, reverse=True):
-        pos = text.find(raw)
-        while pos >= 0:
-            end = pos + len(raw)
-            if _bounded(text, pos, end) and all(end <= a or pos >= b for a, b, _t in found):
-                found.append((pos, end, by_raw[raw]))
-            pos = text.find(raw, end)
-    return sorted(found, key=lambda s: s[0])
+    return [(a, b, by_raw[raw]) for a, b, raw in occurrences(text, by_raw)]
 
 
 def _terms_html(text: str, terms: Terms, seen: set[str], glossary_href: str) -> str:

@@ -177,3 +177,29 @@ def link_document(doc: Document) -> Document:
 
 
 __all__ = ["expand", "extract", "resolve", "link_document", "LETTERS"]
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """True when text[start:end] is a whole number, not part of a longer one."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before.isdigit() or before == "." or before.isalpha() and before.isascii():
+        return False
+    if after.isdigit() or (after.isascii() and after.isalpha()):
+        return False
+    return not (after == "." and end + 1 < len(text) and text[end + 1].isdigit())
+
+
+def occurrences(text: str, raws: Iterable[str]) -> list[tuple[int, int, str]]:
+    """Where a text cites: non-overlapping (start, end, raw) of each citation's words (`raws` in
+    order, longest placed first), in text order; a number inside a longer one is no citation.
+    Rule pages and the offline pack link the same places."""
+    found: list[tuple[int, int, str]] = []
+    for raw in sorted(dict.fromkeys(r for r in raws if r), key=len, reverse=True):
+        pos = text.find(raw)
+        while pos >= 0:
+            end = pos + len(raw)
+            if _bounded(text, pos, end) and all(end <= a or pos >= b for a, b, _r in found):
+                found.append((pos, end, raw))
+            pos = text.find(raw, end)
+    return sorted(found, key=lambda s: s[0])

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from crkb.graph.references import occurrences
+
 _OBSOLETE = re.compile(r"\(obsolete\)|（已废止）|（已废除）|（过时）", re.I)
 _QUALIFIER = re.compile(r"\s*[(（][^)）]*[)）]\s*$")
 MIN_TERM = {"en": 4, "zh": 2}
@@ -118,32 +120,14 @@ def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
     return Terms(pattern, anchors, hovers)
 
 
-def _bounded(text: str, start: int, end: int) -> bool:
-    """True when text[start:end] is a whole number, not part of a longer one."""
-    before = text[start - 1] if start else " "
-    after = text[end] if end < len(text) else " "
-    if before.isdigit() or before == "." or before.isalpha() and before.isascii():
-        return False
-    if after.isdigit() or (after.isascii() and after.isalpha()):
-        return False
-    return not (after == "." and end + 1 < len(text) and text[end + 1].isdigit())
-
-
 def _spans(text: str, links: Iterable[Link]) -> list[tuple[int, int, Link]]:
-    """Non-overlapping positions of every reference's words, longest first, in text order."""
-    found: list[tuple[int, int, Link]] = []
-    taken: list[tuple[int, int]] = []
-    for link in sorted(links, key=lambda x: len(x.raw), reverse=True):
-        if not link.raw:
-            continue
-        pos = text.find(link.raw)
-        while pos >= 0:
-            end = pos + len(link.raw)
-            if _bounded(text, pos, end) and all(end <= a or pos >= b for a, b in taken):
-                found.append((pos, end, link))
-                taken.append((pos, end))
-            pos = text.find(link.raw, end)
-    return sorted(found, key=lambda s: s[0])
+    """Non-overlapping positions of every reference's words, longest first, in text order (a
+    raw cited twice links as its first Link)."""
+    first: dict[str, Link] = {}
+    for link in links:
+        if link.raw:
+            first.setdefault(link.raw, link)
+    return [(a, b, first[raw]) for a, b, raw in occurrences(text, first)]
 
 
 def _ref_html(raw: str, link: Link, rule_url: Callable[[str], str], hover: dict[str, str]) -> str:
