@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import os
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from flask import Flask
@@ -105,3 +107,38 @@ def runner(
         return Ran(code, out, err)
 
     return run
+
+
+# The browser: Debian's Chromium driven by Playwright (`playwright install` cannot download here).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SHOTS = Path("/tmp/crkb-shots")  # screenshots the browser tests leave for a person to look at
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for a module's browser tests; missing, it skips them — except in CI, where
+    .ci/run installs it and its absence is a failure."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is not installed: .ci/run installs it (make browser-deps)")
+        pytest.skip(f"{CHROMIUM} is not installed (make browser-deps)")
+    SHOTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh desktop-sized page; any script error or console error on it fails the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield pg
+    context.close()
+    assert errors == [], errors

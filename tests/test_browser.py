@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHOTS
+
 pytestmark = [pytest.mark.archive, pytest.mark.browser]
 
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path("/tmp/crkb-shots")
 PAGES = [
     "/",
     "/rules/702.2",
@@ -36,33 +35,6 @@ def base_url(archive_build: Path):
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (make browser-deps)")
-    SHOTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    context.close()
-    assert errors == [], errors
 
 
 def test_search_from_home_page_to_the_rule(page, base_url):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
 import subprocess
 import sys
@@ -13,12 +12,9 @@ from pathlib import Path
 import pytest
 
 from crkb.cli import main
+from tests.conftest import SHOTS
 
 pytestmark = [pytest.mark.archive, pytest.mark.browser]
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-SHOTS = Path("/tmp/crkb-shots")
 
 
 @pytest.fixture(scope="module")
@@ -26,30 +22,6 @@ def pack(archive_build: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     dest = tmp_path_factory.mktemp("browser-pack") / "pack"
     assert main(["export", str(dest), "--data", str(archive_build)]) == 0
     return dest
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (make browser-deps)")
-    SHOTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    context.close()
-    assert errors == [], errors
 
 
 def _search(page, base: str, query: str, lang: str = "auto") -> list[str]:
