@@ -16,6 +16,8 @@ from pathlib import Path
 
 from cachetools import LRUCache
 
+from crkb.errors import StoreError
+
 FREQ_NAME = "wordfreq.sqlite"
 KEPT = 32768  # looked-up words remembered in memory (a few MB)
 _MISSING = -1
@@ -48,7 +50,10 @@ class DiskFreq:
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
-        self.total = int(self._query("SELECT n FROM total", ())[0])
+        row = self._query("SELECT n FROM total", ())
+        if row is None:
+            raise StoreError(f"{path}: no total in the word table; run `crkb build`")
+        self.total = int(row[0])
 
     def _query(self, sql: str, args: tuple[str, ...]) -> tuple[int] | None:
         with self._lock:
