@@ -41,6 +41,9 @@ class Found:
     def end(self) -> int:
         return self._end
 
+    def span(self) -> tuple[int, int]:
+        return self._start, self._end
+
 
 class TermPattern:
     """The glossary terms of one text as a matcher. One regex over ~600 terms costs ~10 ms to
