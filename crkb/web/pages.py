@@ -9,7 +9,6 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from crkb.diff.compare import KINDS
 from crkb.errors import BadInput, NotFound
 from crkb.numbers import normalise
 from crkb.search.engine import Searcher
@@ -285,6 +284,8 @@ def history(number: str) -> ResponseReturnValue:
 
 @bp.get("/diff/<old>/<new>")
 def diff(old: str, new: str) -> ResponseReturnValue:
+    from crkb.diff.compare import KINDS  # numpy and scipy (~60 MB): loaded by the diff page only
+
     _bid, store = served().current()
     a, b = resolve(store, old), resolve(store, new)
     kind = request.args.get("kind")
