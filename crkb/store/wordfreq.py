@@ -14,8 +14,6 @@ import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from cachetools import LRUCache
-
 from crkb.errors import StoreError
 
 FREQ_NAME = "wordfreq.sqlite"
@@ -46,7 +44,7 @@ class DiskFreq:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.added: dict[str, int] = {}
-        self._kept: LRUCache[str, int] = LRUCache(maxsize=KEPT)
+        self._kept: dict[str, int] = {}
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
@@ -66,15 +64,14 @@ class DiskFreq:
             return row
 
     def _lookup(self, word: str) -> int:
-        if word in self.added:
-            return self.added[word]
-        with self._lock:
-            hit = self._kept.get(word)
-        if hit is not None:
-            return hit
-        row = self._query("SELECT n FROM freq WHERE word = ?", (word,))
-        n = _MISSING if row is None else int(row[0])
-        with self._lock:
+        n = self.added.get(word)
+        if n is None:
+            n = self._kept.get(word)  # a plain dict: one step under the GIL, no lock needed
+        if n is None:
+            row = self._query("SELECT n FROM freq WHERE word = ?", (word,))
+            n = _MISSING if row is None else int(row[0])
+            if len(self._kept) >= KEPT:
+                self._kept.clear()  # bounded: start over rather than keep an order
             self._kept[word] = n
         return n
 
