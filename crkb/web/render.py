@@ -70,11 +70,19 @@ class TermPattern:
             return self._whole.finditer(text)
         low = text.lower()  # as long as the text: its cased letters are all ASCII
         present = tuple(
-            a for a, plain in zip(self.alts, self._plain, strict=True) if not plain or a in low
+            a
+            for a, plain in zip(self.alts, self._plain, strict=True)
+            if (a in low if plain else _alone(a).search(text))
         )
         if not all(a.isascii() for a in present):  # a form beyond ASCII: re.I's own folding
             return _term_regex(present, self.lang).finditer(text)
         return _scan(text, low, present, True)
+
+
+@functools.lru_cache(maxsize=1024)  # the few forms beyond ASCII of the glossaries
+def _alone(form: str) -> re.Pattern[str]:
+    """A form alone, as re.I folds it: where it is not found, the alternation cannot match it."""
+    return re.compile(re.escape(form), re.I)
 
 
 def _is_word(c: str) -> bool:
