@@ -16,14 +16,16 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
 from rapidfuzz import fuzz
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix, csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from crkb.model import Document, Rule
+
+if TYPE_CHECKING:  # numpy and scipy (~60 MB) are imported by the functions that match, so a
+    # process that only reads texts (a web worker) never holds them
+    import numpy as np
+    from scipy.sparse import csr_matrix
 
 # A cited rule or section number ("rule 702.7a", "see 510"); renumbering changes only these.
 CITE = re.compile(r"(?<![\d.])\d{3}(?:\.\d+[a-z]{0,2})?(?!\d)")
@@ -163,6 +165,8 @@ def _shared_features(
     old: Side, new: Side, rows: list[int], cols: list[int]
 ) -> dict[int, list[int]]:
     """For each old rule, the new rules sharing the most rare features (idf-weighted)."""
+    import numpy as np
+
     vocab: dict[str, int] = {}
     df: list[int] = []
     ncol: list[list[int]] = []
@@ -200,6 +204,9 @@ def _shared_features(
 
 def _incidence(lists: list[list[int]], width: int, weights: np.ndarray | None) -> csr_matrix:
     """A sparse row-per-rule feature matrix (binary, or with the given feature weights)."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
     indptr = np.zeros(len(lists) + 1, dtype=np.int64)
     indptr[1:] = np.cumsum([len(x) for x in lists])
     idx = np.fromiter((k for x in lists for k in x), dtype=np.int64, count=int(indptr[-1]))
@@ -242,6 +249,11 @@ def _score(
 
 def _assign(weights: dict[tuple[int, int], float]) -> dict[int, int]:
     """Maximum-weight assignment over a sparse weight set, one dense solve per connected group."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
     if not weights:
         return {}
     rows = sorted({i for i, _ in weights})

@@ -26,6 +26,7 @@ from crkb.search.question import Term, Understood, negation_pairs, understand_en
 from crkb.search.scoring import Scorer
 from crkb.search.spelling import Speller
 from crkb.store.location import TERMS_FILE
+from crkb.store.wordfreq import FREQ_NAME
 
 MAX_QUERY = 200
 MAX_LIMIT = 100
@@ -194,7 +195,8 @@ class Searcher:
     def cutter(self) -> analysis.ChineseCutter:
         """jieba with the index's own dictionary, loaded once."""
         if self._cutter is None:
-            self._cutter = analysis.ChineseCutter(self.words)
+            table = self.dir / FREQ_NAME  # jieba's dictionary on disk (older indexes: none)
+            self._cutter = analysis.ChineseCutter(self.words, table if table.exists() else None)
         return self._cutter
 
     def to_simplified(self, text: str) -> str:

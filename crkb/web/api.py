@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, g, jsonify, request
 
 from crkb.errors import BadInput
-from crkb.identify import identify_text
 from crkb.store.db import Store
 from crkb.views import params, shapes
 from crkb.web.openapi import document
@@ -102,6 +101,8 @@ def identify() -> Response:
         text = request.form.get("text") or request.get_data(as_text=True)
     if not isinstance(text, str) or not text.strip():
         raise BadInput('send the text to identify: JSON {"text": "…"}, a form field or a body')
+    from crkb.identify import identify_text  # scipy, bs4 (~60 MB): loaded when asked
+
     return jsonify(identify_text(text, store))
 
 

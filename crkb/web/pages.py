@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from crkb.diff.compare import KINDS
 from crkb.errors import BadInput, NotFound
 from crkb.numbers import normalise
 from crkb.search.engine import Searcher
@@ -45,6 +45,24 @@ def _common(store: Store, version: str) -> dict[str, Any]:
         "choice": lang_choice(),
         "lang_names": data.LANG_NAMES,
     }
+
+
+ACTION_MARK = "QcrkbActionQ"  # where a page's own action goes in a kept release picker
+
+
+def _version_form(store: Store, vid: str) -> Callable[[str], Markup]:
+    """The release picker of a rule page of `vid` (~120 options, a tenth of an old page's
+    rendering), rendered once per build and release; each page fills in its own action."""
+
+    def make() -> str:
+        ids = store.version_ids()
+        macro = current_app.jinja_env.get_template("_macros.html").module.version_form  # type: ignore[attr-defined]  # a template's macros are its module's attributes
+        return str(
+            macro(ACTION_MARK, vid, list(reversed(ids)), ids[-1], set(store.version_ids("zh")))
+        )
+
+    html: str = served().memoised(("version form", vid), make)
+    return lambda action: Markup(html.replace(ACTION_MARK, str(escape(action))))
 
 
 def rule_url(number: str, version: str | None) -> str:
@@ -143,6 +161,7 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         missing=missing,
         crumbs=crumbs,
         column_html=column_html,
+        version_form=_version_form(store, vid),
         rule_url=lambda n: rule_url(n, link_version),
         pinned=version is not None,
         **_common(store, vid),
@@ -286,6 +305,8 @@ def history(number: str) -> ResponseReturnValue:
 
 @bp.get("/diff/<old>/<new>")
 def diff(old: str, new: str) -> ResponseReturnValue:
+    from crkb.diff.compare import KINDS  # numpy and scipy (~60 MB): loaded by the diff page only
+
     _bid, store = served().current()
     a, b = resolve(store, old), resolve(store, new)
     kind = request.args.get("kind")

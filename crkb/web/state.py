@@ -15,7 +15,7 @@ from crkb.store.diskcache import CACHE_NAME, DiskCache
 from crkb.store.location import INDEX_DIR, current_build, current_id
 from crkb.web.fragments import Fragments
 
-TERMS_KEPT = 16  # glossary matchers (~0.15 MB each; a kept rule column needs none)
+TERMS_KEPT = 48  # glossary matchers (~0.15 MB each): every text of the releases in use, EN and ZH
 PAGE_CACHE_BYTES = 6 * 1024 * 1024  # per worker; the shared tier on disk holds the rest
 ENTRY_BYTES = 200  # a cached page's own overhead (key, tuple), beside its body
 
