@@ -106,6 +106,18 @@ def evaluate(searcher: Searcher, rows: list[Judged]) -> Report:
     return report
 
 
+def open_searcher(index: Path | None, corpus: Path, tmp: Path) -> Searcher:
+    """The index given, or one built from the corpus into `tmp` (which must outlive the use)."""
+    if index is None:
+        from crkb.search.archive import load_documents, term_map
+        from crkb.search.index import build_index
+
+        docs = load_documents(corpus)
+        index = tmp / "index"
+        build_index(index, docs, term_map(docs, corpus))
+    return Searcher(index)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--queries", type=Path, action="append", help="a judged file (repeatable)")
@@ -115,15 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = args.queries or [f for f in DEFAULT_FILES if f.exists()]
     with tempfile.TemporaryDirectory() as tmp:
-        index = args.index
-        if index is None:
-            from crkb.search.archive import load_documents, term_map
-            from crkb.search.index import build_index
-
-            docs = load_documents(args.corpus)
-            index = Path(tmp) / "index"
-            build_index(index, docs, term_map(docs, args.corpus))
-        searcher = Searcher(index)
+        searcher = open_searcher(args.index, args.corpus, Path(tmp))
         reports = [(f, evaluate(searcher, read_queries(f))) for f in files]
     for f, report in reports:
         print(f"== {f.name}")

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from eval_search import DEFAULT_FILES, Judged, read_queries, relevant  # noqa: E402
+from eval_search import DEFAULT_FILES, Judged, open_searcher, read_queries, relevant  # noqa: E402
 
 from crkb.search.engine import Searcher  # noqa: E402
 from crkb.search.weights import LEARNED, log_factors  # noqa: E402
@@ -122,15 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = args.queries or [f for f in DEFAULT_FILES if f.exists()]
     with tempfile.TemporaryDirectory() as tmp:
-        index = args.index
-        if index is None:
-            from crkb.search.archive import load_documents, term_map
-            from crkb.search.index import build_index
-
-            docs = load_documents(args.corpus)
-            index = Path(tmp) / "index"
-            build_index(index, docs, term_map(docs, args.corpus))
-        cases = load_cases(Searcher(index), files)
+        cases = load_cases(open_searcher(args.index, args.corpus, Path(tmp)), files)
     shipped = {k: float(v) for k, v in LEARNED.items()}
     report(cases, [rank(c, shipped) for c in cases], "weights as shipped")
     # Learning starts with the weights it learns switched off, so that the cross-validated
