@@ -142,3 +142,20 @@ def page(browser: Any) -> Iterator[Any]:
     yield pg
     context.close()
     assert errors == [], errors
+
+
+@pytest.fixture()
+def phone(browser: Any) -> Iterator[Any]:
+    """A page at a phone's size and touch; a script error on it fails the test."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert errors == [], errors

@@ -91,26 +91,13 @@ def test_switch_version_shows_banner(page, base_url):
     assert page.locator(".banner").count() == 0
 
 
-def test_phone_width_has_no_horizontal_scrolling(browser, base_url):
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-    )
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        for path in PAGES:
-            pg.goto(base_url + path)
-            wide = pg.evaluate("document.scrollingElement.scrollWidth")
-            inner = pg.evaluate("window.innerWidth")
-            assert wide <= inner, f"{path}: {wide} > {inner}"
-        pg.goto(base_url + "/rules/702.2?lang=both")
-        pg.screenshot(path=str(SHOTS / "phone-rule.png"))
-        pg.goto(base_url + "/")
-        pg.screenshot(path=str(SHOTS / "phone-home.png"))
-    finally:
-        context.close()
-    assert errors == []
+def test_phone_width_has_no_horizontal_scrolling(phone, base_url):
+    for path in PAGES:
+        phone.goto(base_url + path)
+        wide = phone.evaluate("document.scrollingElement.scrollWidth")
+        inner = phone.evaluate("window.innerWidth")
+        assert wide <= inner, f"{path}: {wide} > {inner}"
+    phone.goto(base_url + "/rules/702.2?lang=both")
+    phone.screenshot(path=str(SHOTS / "phone-rule.png"))
+    phone.goto(base_url + "/")
+    phone.screenshot(path=str(SHOTS / "phone-home.png"))
