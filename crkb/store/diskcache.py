@@ -1,7 +1,9 @@
 """A content-addressed cache on disk beside a build, shared by every worker and outliving them.
 
 Keys name what was rendered (a rule's column, a page); values are stored once per content (the
-SHA-256 of the bytes), zlib-compressed, so an unchanged rule held by many releases costs one copy.
+SHA-256 of the bytes), so an unchanged rule held by many releases costs one copy: zlib-compressed,
+or whole (`pack=False`, behind a zero byte no zlib stream starts with) for what is read so often
+that decompressing it would cost more than the lookup.
 It is a cache: a file that cannot be written (read-only data, a full disk, another worker holding
 the lock) or is damaged only means rendering again, never a failed request.
 """
@@ -17,7 +19,8 @@ import zlib
 from pathlib import Path
 
 CACHE_NAME = "cache/web.sqlite"  # beside the store, in its own directory (see _make_parent)
-MAX_BYTES = 512 * 1024 * 1024  # compressed; past it nothing new is stored
+MAX_BYTES = 1024 * 1024 * 1024  # as stored; past it nothing new is stored
+WHOLE = b"\x00"  # a body stored as it is (a zlib stream starts with 0x78)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY, hash BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS blobs (hash BLOB PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
@@ -67,12 +70,12 @@ class DiskCache:
                 row = conn.execute(
                     "SELECT body FROM names JOIN blobs USING (hash) WHERE name=?", (name,)
                 ).fetchone()
-                return None if row is None else zlib.decompress(row[0])
+                return None if row is None else _unpack(row[0])
             except (sqlite3.Error, zlib.error):
                 return None
 
-    def put(self, name: str, body: bytes) -> None:
-        """Store `body` under `name` (kept once per content)."""
+    def put(self, name: str, body: bytes, pack: bool = True) -> None:
+        """Store `body` under `name` (kept once per content; compressed unless `pack` is off)."""
         digest = hashlib.sha256(body).digest()
         with self._lock:
             conn = self._open()
@@ -82,14 +85,14 @@ class DiskCache:
                 with conn:
                     conn.execute(
                         "INSERT OR IGNORE INTO blobs VALUES (?, ?)",
-                        (digest, zlib.compress(body, 6)),
+                        (digest, _pack(body, pack)),
                     )
                     conn.execute("INSERT OR REPLACE INTO names VALUES (?, ?)", (name, digest))
                 self._full = self.path.stat().st_size > self.max_bytes
             except (sqlite3.Error, OSError):
                 pass
 
-    def put_many(self, items: list[tuple[str, bytes]]) -> None:
+    def put_many(self, items: list[tuple[str, bytes]], pack: bool = True) -> None:
         """Many puts in one transaction (the build step)."""
         rows = [(name, hashlib.sha256(body).digest(), body) for name, body in items]
         with self._lock:
@@ -101,7 +104,7 @@ class DiskCache:
                 with conn:
                     conn.executemany(
                         "INSERT OR IGNORE INTO blobs VALUES (?, ?)",
-                        [(d, zlib.compress(b, 6)) for _n, d, b in rows],
+                        [(d, _pack(b, pack)) for _n, d, b in rows],
                     )
                     conn.executemany(
                         "INSERT OR REPLACE INTO names VALUES (?, ?)", [(n, d) for n, d, _b in rows]
@@ -130,6 +133,14 @@ class DiskCache:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+def _pack(body: bytes, pack: bool) -> bytes:
+    return zlib.compress(body, 6) if pack else WHOLE + body
+
+
+def _unpack(stored: bytes) -> bytes:
+    return stored[1:] if stored[:1] == WHOLE else zlib.decompress(stored)
 
 
 def _make_parent(path: Path) -> None:

@@ -15,7 +15,7 @@ __all__ = ["create_app"]
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A Flask app serving `CRKB_DATA` (or test_config["DATA"]); the store opens on first use."""
     from crkb import config
-    from crkb.web import api, conditional, download, errors, forward, pages, serving
+    from crkb.web import api, conditional, download, errors, forward, pages, serving, stored
     from crkb.web.state import Served
 
     app = Flask(
@@ -39,4 +39,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     conditional.register(app)  # before serving: its hook runs after serving's
     serving.register(app)
+    stored.register(app)
     return app

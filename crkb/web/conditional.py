@@ -66,12 +66,23 @@ def _modified(store_path: Path, reviews_stamp: int) -> datetime | None:
     return datetime.fromtimestamp(int(max(built, reviews_stamp / 1e9)), UTC)
 
 
-def _last_modified(served: Served) -> datetime | None:
+def last_modified(served: Served, reviews_stamp: int | None = None) -> datetime | None:
     """When the build being served (or the review file, if later) last changed."""
     if served.store is None:
         return None
-    stamp = g.get("reviews_stamp")
-    return _modified(served.store.path, served.reviews_stamp() if stamp is None else stamp)
+    stamp = served.reviews_stamp() if reviews_stamp is None else reviews_stamp
+    return _modified(served.store.path, stamp)
+
+
+def packs(accept_encoding: str, size: int) -> bool:
+    """Whether an answer of `size` bytes goes out gzipped to a client that accepts these."""
+    return size >= GZIP_MIN_BYTES and "gzip" in accept_encoding.lower()
+
+
+def gzipped(app: Flask) -> Gzipped:
+    """The app's compressed bodies."""
+    kept: Gzipped = app.extensions["crkb gzip"]
+    return kept
 
 
 def _finish(resp: Response) -> Response:
@@ -88,20 +99,17 @@ def _finish(resp: Response) -> Response:
         return resp
     body = resp.get_data()
     etag = entity_tag(served.build_id, body)
-    packs = (
-        len(body) >= GZIP_MIN_BYTES and "gzip" in request.headers.get("Accept-Encoding", "").lower()
-    )
-    resp.set_etag(etag + "-gz" if packs else etag)  # each encoding its own tag
-    modified = _last_modified(served)
+    packed = packs(request.headers.get("Accept-Encoding", ""), len(body))
+    resp.set_etag(etag + "-gz" if packed else etag)  # each encoding its own tag
+    modified = last_modified(served, g.get("reviews_stamp"))
     if modified is not None:
         resp.last_modified = modified
     resp.headers["Cache-Control"] = "no-cache"  # always ask; the answer is a 304 when unchanged
     resp.vary.add("Accept-Encoding")
     if "If-None-Match" in request.headers or "If-Modified-Since" in request.headers:
         resp.make_conditional(request)  # in place: a 304 without a body when the tag matches
-    if packs and resp.status_code == 200:
-        packed = current_app.extensions["crkb gzip"].get(etag, body)
-        resp.set_data(packed)
+    if packed and resp.status_code == 200:
+        resp.set_data(gzipped(current_app).get(etag, body))
         resp.headers["Content-Encoding"] = "gzip"
     return resp
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from flask import Flask, Response, current_app, g, request
+from werkzeug.http import dump_cookie
+from werkzeug.wrappers import Request
 
 from crkb.views.params import SHOW_LANGS
 from crkb.web.state import Served
@@ -17,6 +19,15 @@ CSP = (
 )
 
 
+LANG_COOKIE_AGE = 365 * 86400
+# on every answer, after Set-Cookie (crkb/web/stored.py sends the same on a stored page)
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("Vary", "Cookie"),
+)
+
 _RULE_PAGE = re.compile(r"^(/v/[^/]+)?/rules/[^/]+$")
 _LANG_ONLY = {f"lang={c}".encode() for c in LANG_CHOICES}
 
@@ -28,24 +39,57 @@ def served() -> Served:
 
 def lang_choice() -> str:
     """`?lang=` when given, else the remembered cookie, else both languages."""
-    asked = request.args.get("lang")
+    return choice_of(request)
+
+
+def choice_of(req: Request) -> str:
+    """The language choice of a request (see `lang_choice`), outside Flask's context too."""
+    asked = req.args.get("lang")
     if asked in LANG_CHOICES:
         return asked
-    kept = request.cookies.get(LANG_COOKIE)
+    kept = req.cookies.get(LANG_COOKIE)
     return kept if kept in LANG_CHOICES else "both"
 
 
-def _cache_key() -> tuple[object, ...] | None:
-    if request.method != "GET" or not current_app.config.get("PAGE_CACHE"):
+def page_key(kept: Served, req: Request) -> tuple[object, ...] | None:
+    """What a page is cached under: the build, the review file's stamp (rule pages badge open
+    findings), the path, the query and the language choice; None for what is never cached."""
+    if req.method != "GET" or req.path.startswith("/static/"):
         return None
-    if request.path.startswith("/static/"):
-        return None
-    build_id, _store = served().current()
-    query = request.query_string
-    if query in _LANG_ONLY and _RULE_PAGE.match(request.path):
+    build_id, _store = kept.current()
+    query = req.query_string
+    if query in _LANG_ONLY and _RULE_PAGE.match(req.path):
         query = b""  # a rule page is its path and the language choice: `?lang=` is that choice
-    g.reviews_stamp = stamp = served().reviews_stamp()  # Last-Modified reads it too
-    return (build_id, stamp, request.path, query, lang_choice())
+    return (build_id, kept.reviews_stamp(), req.path, query, choice_of(req))
+
+
+def lang_cookie(req: Request) -> str | None:
+    """The Set-Cookie value that remembers a `?lang=` the cookie does not hold yet."""
+    asked = req.args.get("lang")
+    if asked not in LANG_CHOICES or req.cookies.get(LANG_COOKIE) == asked:
+        return None
+    return dump_cookie(
+        LANG_COOKIE, asked, max_age=LANG_COOKIE_AGE, path="/", samesite="Lax", httponly=True
+    )
+
+
+def _cache_key() -> tuple[object, ...] | None:
+    if not current_app.config.get("PAGE_CACHE"):
+        return None
+    key = page_key(served(), request)
+    if key is not None:
+        g.reviews_stamp = key[1]  # Last-Modified reads it too
+    return key
+
+
+def cached_page(kept: Served, key: tuple[object, ...]) -> tuple[int, str, bytes] | None:
+    """A page from this worker's memory, else from the build's disk cache (then remembered)."""
+    hit = kept.pages.get(key)
+    if hit is None:
+        hit = stored_page(kept, key)
+        if hit is not None:
+            kept.pages.put(key, hit)
+    return hit
 
 
 def _from_cache() -> Response | None:
@@ -56,12 +100,9 @@ def _from_cache() -> Response | None:
     g.cache_key = key
     if key is None:
         return None
-    hit = served().pages.get(key)
+    hit = cached_page(served(), key)
     if hit is None:
-        hit = stored_page(key)
-        if hit is None:
-            return None
-        served().pages.put(key, hit)
+        return None
     g.cache_hit = True
     status, mimetype, body = hit
     return Response(body, status=status, mimetype=mimetype)
@@ -72,9 +113,9 @@ def _disk_name(key: tuple[object, ...]) -> str:
     return "page\t" + repr(key[1:])
 
 
-def stored_page(key: tuple[object, ...]) -> tuple[int, str, bytes] | None:
+def stored_page(kept: Served, key: tuple[object, ...]) -> tuple[int, str, bytes] | None:
     """A page kept on disk by any worker (the pages of a build outlive the worker)."""
-    raw = served().disk().get(_disk_name(key))
+    raw = kept.disk().get(_disk_name(key))
     if raw is None:
         return None
     mimetype, _sep, body = raw.partition(b"\n")
@@ -84,7 +125,9 @@ def stored_page(key: tuple[object, ...]) -> tuple[int, str, bytes] | None:
 def store_page(key: tuple[object, ...], page: tuple[int, str, bytes]) -> None:
     status, mimetype, body = page
     if status == 200:
-        served().disk().put(_disk_name(key), mimetype.encode() + b"\n" + body)
+        # kept whole: a page is read far more often than written, and zlib would cost more
+        # than the lookup itself
+        served().disk().put(_disk_name(key), mimetype.encode() + b"\n" + body, pack=False)
 
 
 def _finish(resp: Response) -> Response:
@@ -99,13 +142,11 @@ def _finish(resp: Response) -> Response:
         page = (resp.status_code, resp.mimetype or "", resp.get_data())
         served().pages.put(key, page)
         store_page(key, page)
-    asked = request.args.get("lang")
-    if asked in LANG_CHOICES and request.cookies.get(LANG_COOKIE) != asked:
-        resp.set_cookie(LANG_COOKIE, asked, max_age=365 * 86400, samesite="Lax", httponly=True)
-    resp.headers["Content-Security-Policy"] = CSP
-    resp.headers["X-Content-Type-Options"] = "nosniff"
-    resp.headers["Referrer-Policy"] = "same-origin"
-    resp.headers["Vary"] = "Cookie"
+    cookie = lang_cookie(request)
+    if cookie is not None:
+        resp.headers.add("Set-Cookie", cookie)
+    for name, value in SECURITY_HEADERS:
+        resp.headers[name] = value
     return resp
 
 
