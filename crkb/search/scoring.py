@@ -137,15 +137,23 @@ class Scorer:
                     continue
                 df = len(sat)
                 w = term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-                get = scores.get
-                for d, v in sat.items():
-                    scores[d] = get(d, 0.0) + w * v
-                if coord:
+                if scores:
+                    get = scores.get
+                    for d, v in sat.items():
+                        scores[d] = get(d, 0.0) + w * v
+                else:  # the first list read: the same sums (0.0 + x is x), built in one go
+                    scores = {d: w * v for d, v in sat.items()}
+                if coord and seen:
                     for d in sat:
                         if seen.get(d, 0.0) < coord:
                             seen[d] = coord
-            for d, c in seen.items():
-                matched[d] = matched.get(d, 0.0) + term.weight * c
+                elif coord:
+                    seen = dict.fromkeys(sat, coord)
+            if matched:
+                for d, c in seen.items():
+                    matched[d] = matched.get(d, 0.0) + term.weight * c
+            else:
+                matched = {d: term.weight * c for d, c in seen.items()}
         return scores, matched
 
     def saturated(
@@ -157,9 +165,12 @@ class Scorer:
         if got is None:
             post = self.merged(scope_id, scope, field, forms)
             avg = self.avg(scope_id, scope, field)
-            length = self.length
+            lengths = self._lengths.setdefault(field, {})
+            for d in post:
+                if d not in lengths:
+                    self.length(field, d)
             got = {
-                d: tf * (K1 + 1) / (tf + K1 * (1 - B + B * length(field, d) / avg))
+                d: tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[d] / avg))
                 for d, tf in post.items()
             }
             if _size(got) <= self._sat.maxsize:
