@@ -227,6 +227,7 @@ def test_matching_the_terms_a_text_holds_finds_what_one_regex_over_all_terms_fin
     """Each text is matched by a regex over the glossary terms it holds (compiled in
     microseconds) instead of one over every term (~10 ms per release): same matches, same
     places, in every rule and glossary text of a few releases in both languages."""
+    from crkb.graph import term_matching
     from crkb.web import render
 
     docs = [("2005-10-01", "en"), (store.version_ids("en")[-1], "en")]
@@ -238,7 +239,7 @@ def test_matching_the_terms_a_text_holds_finds_what_one_regex_over_all_terms_fin
         ).fetchall()
         terms = render.glossary_terms(rows, lang)
         assert terms.pattern is not None
-        whole = render._build_regex(tuple(terms.pattern.alts), lang)
+        whole = term_matching._build_regex(tuple(terms.pattern.alts), lang)
         texts = [t for (t,) in store.conn.execute("SELECT text FROM rules WHERE doc=?", (doc,))]
         found = 0
         for text in texts + [x for _term, x in rows] + ["Æther and ſome Kelvin K trample"]:
@@ -247,3 +248,16 @@ def test_matching_the_terms_a_text_holds_finds_what_one_regex_over_all_terms_fin
             assert a == b, (version, lang, text)
             found += len(a)
         assert found > 1000, (version, lang)  # the texts do use their glossary
+
+
+def test_a_cache_an_older_crkb_wrote_compressed_is_still_read(tmp_path: Path) -> None:
+    import zlib
+
+    path = tmp_path / CACHE_NAME
+    DiskCache(path).put("new", b"kept whole")
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO blobs VALUES (?, ?)", (b"digest", zlib.compress(b"old body")))
+        conn.execute("INSERT INTO names VALUES ('old', ?)", (b"digest",))
+    cache = DiskCache(path)
+    assert cache.get("old") == b"old body"
+    assert cache.get("new") == b"kept whole"

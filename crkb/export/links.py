@@ -2,48 +2,36 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
 
 from crkb.graph.references import occurrences
+from crkb.graph.term_matching import TermPattern, term_forms, term_uses
 from crkb.model import Reference
-
-_OBSOLETE = re.compile(r"\(obsolete\)|（已废止）|（已废除）|（过时）", re.I)
-_QUALIFIER = re.compile(r"\s*[(（][^)）]*[)）]\s*$")
-MIN_TERM = {"en": 4, "zh": 2}
 
 
 @dataclass(slots=True)
 class Terms:
     """A glossary matcher for one text: longest form first, each form → its entry's anchor."""
 
-    pattern: re.Pattern[str] | None
+    pattern: TermPattern | None
     anchors: dict[str, str]
-
-
-def anchor(term: str) -> str:
-    """The id of a glossary entry (the same form as the web service's glossary page)."""
-    return "g-" + re.sub(r"\s+", "-", term.strip().lower())
 
 
 def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
     """A matcher over the glossary's current (not obsolete) terms and their comma variants."""
     anchors: dict[str, str] = {}
     for term, _text in entries:
-        if _OBSOLETE.search(term):
+        found = term_forms(term, lang)
+        if found is None:
             continue
-        for form in _QUALIFIER.sub("", term).split(", " if lang == "en" else "，"):
-            form = form.strip()
-            if len(form) >= MIN_TERM.get(lang, 2):
-                anchors.setdefault(form.lower(), anchor(term))
+        target, forms = found
+        for form in forms:
+            anchors.setdefault(form, target)
     if not anchors:
         return Terms(None, {})
-    alts = "|".join(re.escape(f) for f in sorted(anchors, key=len, reverse=True))
-    if lang == "en":
-        return Terms(re.compile(rf"(?<![\w-])({alts})(?:s|es)?(?![\w-])", re.I), anchors)
-    return Terms(re.compile(f"({alts})"), anchors)
+    return Terms(TermPattern(sorted(anchors, key=len, reverse=True), lang), anchors)
 
 
 def spans(text: str, refs: Iterable[Reference]) -> list[tuple[int, int, list[str]]]:
@@ -58,20 +46,14 @@ def spans(text: str, refs: Iterable[Reference]) -> list[tuple[int, int, list[str
 
 
 def _terms_html(text: str, terms: Terms, seen: set[str], glossary_href: str) -> str:
-    if terms.pattern is None:
-        return escape(text, quote=False)
     out: list[str] = []
     last = 0
-    for m in terms.pattern.finditer(text):
-        target = terms.anchors.get(m.group(1).lower())
-        if target is None or target in seen:
-            continue
-        seen.add(target)
-        out.append(escape(text[last : m.start()], quote=False))
+    for start, end, target in term_uses(text, terms.pattern, terms.anchors, seen):
+        out.append(escape(text[last:start], quote=False))
         out.append(
-            f'<a class="term" href="{glossary_href}#{escape(target)}">{escape(m.group(0))}</a>'
+            f'<a class="term" href="{glossary_href}#{escape(target)}">{escape(text[start:end])}</a>'
         )
-        last = m.end()
+        last = end
     out.append(escape(text[last:], quote=False))
     return "".join(out)
 

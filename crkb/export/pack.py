@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from crkb.errors import BadInput, NotFound, StoreError
-from crkb.export import links, pages, searchdata
+from crkb.export import pages, searchdata
+from crkb.graph.term_matching import anchor
 from crkb.store.db import DB_NAME, Store
 from crkb.store.location import current_build
 
@@ -135,8 +136,8 @@ def _glossary_pairs(
     for g in en.doc.glossary:
         z = terms.get(g.term) or lowered.get(g.term.lower())
         if z and z in zh_terms:
-            to_zh[g.term] = links.anchor(zh_terms[z])
-            to_en.setdefault(zh_terms[z], links.anchor(g.term))
+            to_zh[g.term] = anchor(zh_terms[z])
+            to_en.setdefault(zh_terms[z], anchor(g.term))
     return {"en": to_zh, "zh": to_en}
 
 

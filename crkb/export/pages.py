@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from crkb.export import links
+from crkb.graph.term_matching import anchor
 from crkb.model import Document, Reference, Rule
 from crkb.numbers import kind_of
 
@@ -245,7 +246,7 @@ def glossary_page(text: Text, other: Text | None, pairs: dict[str, str]) -> str:
 
     none = links.Terms(None, {})
     for g in text.doc.glossary:
-        a = links.anchor(g.term)
+        a = anchor(g.term)
         refs = text.refs.get("glossary:" + g.term, [])
         pair = pairs.get(g.term)
         twin = (

@@ -1,9 +1,10 @@
 """A content-addressed cache on disk beside a build, shared by every worker and outliving them.
 
 Keys name what was rendered (a rule's column, a page); values are stored once per content (the
-SHA-256 of the bytes), so an unchanged rule held by many releases costs one copy: zlib-compressed,
-or whole (`pack=False`, behind a zero byte no zlib stream starts with) for what is read so often
-that decompressing it would cost more than the lookup.
+SHA-256 of the bytes), so an unchanged rule held by many releases costs one copy. They are kept
+whole, behind a zero byte no zlib stream starts with: a page or column is read far more often than
+written, and decompressing it cost more than the lookup itself (a cache written by an older crkb,
+zlib-compressed, is still read).
 It is a cache: a file that cannot be written (read-only data, a full disk, another worker holding
 the lock) or is damaged only means rendering again, never a failed request.
 """
@@ -74,8 +75,8 @@ class DiskCache:
             except (sqlite3.Error, zlib.error):
                 return None
 
-    def put(self, name: str, body: bytes, pack: bool = True) -> None:
-        """Store `body` under `name` (kept once per content; compressed unless `pack` is off)."""
+    def put(self, name: str, body: bytes) -> None:
+        """Store `body` under `name` (kept once per content)."""
         digest = hashlib.sha256(body).digest()
         with self._lock:
             conn = self._open()
@@ -85,14 +86,14 @@ class DiskCache:
                 with conn:
                     conn.execute(
                         "INSERT OR IGNORE INTO blobs VALUES (?, ?)",
-                        (digest, _pack(body, pack)),
+                        (digest, WHOLE + body),
                     )
                     conn.execute("INSERT OR REPLACE INTO names VALUES (?, ?)", (name, digest))
                 self._full = self.path.stat().st_size > self.max_bytes
             except (sqlite3.Error, OSError):
                 pass
 
-    def put_many(self, items: list[tuple[str, bytes]], pack: bool = True) -> None:
+    def put_many(self, items: list[tuple[str, bytes]]) -> None:
         """Many puts in one transaction (the build step)."""
         rows = [(name, hashlib.sha256(body).digest(), body) for name, body in items]
         with self._lock:
@@ -104,7 +105,7 @@ class DiskCache:
                 with conn:
                     conn.executemany(
                         "INSERT OR IGNORE INTO blobs VALUES (?, ?)",
-                        [(d, _pack(b, pack)) for _n, d, b in rows],
+                        [(d, WHOLE + b) for _n, d, b in rows],
                     )
                     conn.executemany(
                         "INSERT OR REPLACE INTO names VALUES (?, ?)", [(n, d) for n, d, _b in rows]
@@ -133,10 +134,6 @@ class DiskCache:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
-
-
-def _pack(body: bytes, pack: bool) -> bytes:
-    return zlib.compress(body, 6) if pack else WHOLE + body
 
 
 def _unpack(stored: bytes) -> bytes:

@@ -19,11 +19,12 @@ from cachetools import LRUCache
 from flask import render_template, url_for
 from markupsafe import Markup
 
+from crkb.graph.term_matching import anchor
 from crkb.store import reads
 from crkb.store.db import Store
 from crkb.store.diskcache import DiskCache
 from crkb.web import data
-from crkb.web.render import Terms, anchor, linked
+from crkb.web.render import Terms, linked
 
 # Stand-ins for the versions in a column's links (the page's, the text's own): plain letters,
 # so url_for leaves them be, and never in a rule text (checked before a column is kept).

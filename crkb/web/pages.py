@@ -11,12 +11,13 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
 from crkb.errors import BadInput, NotFound
+from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
 from crkb.search.engine import Searcher
 from crkb.store.db import Store
 from crkb.views import params, shapes
 from crkb.web import data, fragments
-from crkb.web.render import Link, Terms, anchor, highlight, linked
+from crkb.web.render import Link, Terms, highlight, linked
 from crkb.web.serving import lang_choice, served
 
 bp = Blueprint("pages", __name__)

@@ -125,9 +125,7 @@ def stored_page(kept: Served, key: tuple[object, ...]) -> tuple[int, str, bytes]
 def store_page(key: tuple[object, ...], page: tuple[int, str, bytes]) -> None:
     status, mimetype, body = page
     if status == 200:
-        # kept whole: a page is read far more often than written, and zlib would cost more
-        # than the lookup itself
-        served().disk().put(_disk_name(key), mimetype.encode() + b"\n" + body, pack=False)
+        served().disk().put(_disk_name(key), mimetype.encode() + b"\n" + body)
 
 
 def _finish(resp: Response) -> Response:

@@ -1,0 +1,189 @@
+"""Glossary terms found in a text: each current term's first use, matched as the rules write it
+(English case-insensitively at word edges with a plural ending, Chinese as written).
+
+Shared by the service's rule pages (crkb/web/render.py) and the offline pack (crkb/export/links.py),
+which link the same words to the same entries.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+import ahocorasick
+
+_OBSOLETE = re.compile(r"\(obsolete\)|（已废止）|（已废除）|（过时）", re.I)
+_QUALIFIER = re.compile(r"\s*[(（][^)）]*[)）]\s*$")
+MIN_TERM = {"en": 4, "zh": 2}
+
+
+class Found:
+    """One term found in a text, read as a regex match is (`group(0)`: with its plural ending)."""
+
+    __slots__ = ("_end", "_start", "_stem", "_text")
+
+    def __init__(self, text: str, start: int, stem: int, end: int) -> None:
+        self._text, self._start, self._stem, self._end = text, start, stem, end
+
+    def group(self, n: int = 0) -> str:
+        return self._text[self._start : self._stem if n == 1 else self._end]
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self) -> tuple[int, int]:
+        return self._start, self._end
+
+
+class TermPattern:
+    """The glossary terms of one text as a matcher. One regex over ~600 terms costs ~10 ms to
+    compile for each release, and one per rule text over the few terms it holds ~0.7 ms (most of
+    rendering an old release's rule): so a text is scanned directly, finding what that regex
+    finds: at each place, left to right, the first of the alternatives (longest first) that
+    matches there, in English case-insensitively, at a word start, with an optional plural
+    ending, at a word end. Which terms a text holds at all is one pass of an Aho-Corasick
+    automaton over it (a substring test per term was a fifth of an old page's rendering)."""
+
+    def __init__(self, alts: list[str], lang: str) -> None:
+        self.lang = lang
+        self.alts = alts  # lower-cased forms, longest first: the order of the alternation
+        # forms whose case folds only as ASCII does, so `form in text.lower()` is exact
+        self._plain = [a.isascii() or lang != "en" for a in alts]
+        self._folded = [k for k, plain in enumerate(self._plain) if not plain]
+        self._whole: re.Pattern[str] | None = None
+        self._finder: ahocorasick.Automaton | None = None
+
+    def _held(self, text: str) -> set[int]:
+        """The places in `alts` of the alternatives found in `text` (lower-cased for English)."""
+        if not self.alts:
+            return set()
+        if self._finder is None:
+            self._finder = _automaton(self.alts)
+        return {k for _end, k in self._finder.iter(text)}
+
+    def _in_order(self, held: set[int]) -> tuple[str, ...]:
+        return tuple(self.alts[k] for k in sorted(held))
+
+    def finditer(self, text: str) -> Iterator[re.Match[str] | Found]:
+        if self.lang != "en":
+            return _scan(text, text, self._in_order(self._held(text)), False)
+        if any(ord(c) > 127 and c.lower() != c.upper() for c in text):
+            if self._whole is None:  # cased letters beyond ASCII: the one regex, as before
+                self._whole = _build_regex(tuple(self.alts), self.lang)
+            return self._whole.finditer(text)
+        low = text.lower()  # as long as the text: its cased letters are all ASCII
+        held = self._held(low)
+        for k in self._folded:  # a form beyond ASCII is found as re.I folds it
+            if _alone(self.alts[k]).search(text):
+                held.add(k)
+            else:
+                held.discard(k)
+        present = self._in_order(held)
+        if not all(a.isascii() for a in present):  # a form beyond ASCII: re.I's own folding
+            return _term_regex(present, self.lang).finditer(text)
+        return _scan(text, low, present, True)
+
+
+def _automaton(alts: list[str]) -> ahocorasick.Automaton:
+    """Every alternative in one Aho-Corasick automaton, valued by its place in `alts`."""
+    finder = ahocorasick.Automaton()
+    for k, a in enumerate(alts):
+        finder.add_word(a, k)
+    if alts:
+        finder.make_automaton()
+    return finder
+
+
+@functools.lru_cache(maxsize=1024)  # the few forms beyond ASCII of the glossaries
+def _alone(form: str) -> re.Pattern[str]:
+    """A form alone, as re.I folds it: where it is not found, the alternation cannot match it."""
+    return re.compile(re.escape(form), re.I)
+
+
+def _is_word(c: str) -> bool:
+    r"""`[\w-]` of a str regex."""
+    return c.isalnum() or c == "_" or c == "-"
+
+
+def _scan(text: str, low: str, alts: tuple[str, ...], english: bool) -> Iterator[Found]:
+    """What `_build_regex(alts, lang).finditer(text)` yields, without compiling it (`low`:
+    the text to compare with the lower-cased `alts`, as long as `text`)."""
+    starts: set[int] = set()
+    for a in alts:
+        i = low.find(a)
+        while i >= 0:
+            starts.add(i)
+            i = low.find(a, i + 1)
+    n = len(low)
+    pos = 0
+    for i in sorted(starts):
+        if i < pos or (english and i > 0 and _is_word(low[i - 1])):
+            continue
+        for a in alts:
+            if not low.startswith(a, i):
+                continue
+            stem = i + len(a)
+            if not english:
+                yield Found(text, i, stem, stem)
+                pos = stem
+                break
+            end = next(
+                (
+                    stem + len(e)
+                    for e in ("s", "es", "")
+                    if low.startswith(e, stem)
+                    and (stem + len(e) == n or not _is_word(low[stem + len(e)]))
+                ),
+                None,
+            )
+            if end is not None:
+                yield Found(text, i, stem, end)
+                pos = end
+                break
+
+
+def _build_regex(alts: tuple[str, ...], lang: str) -> re.Pattern[str]:
+    joined = "|".join(re.escape(f) for f in alts)
+    if lang == "en":
+        return re.compile(rf"(?<![\w-])({joined})(?:s|es)?(?![\w-])", re.I)
+    return re.compile(f"({joined})")
+
+
+_term_regex = functools.lru_cache(maxsize=256)(_build_regex)  # forms beyond ASCII: rare
+
+
+def anchor(term: str) -> str:
+    """The id of a glossary entry on the glossary page."""
+    return "g-" + re.sub(r"\s+", "-", term.strip().lower())
+
+
+@functools.lru_cache(maxsize=8192)  # terms repeat from release to release
+def term_forms(term: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
+    """(anchor, lower-cased forms to match) of a current glossary term; None when obsolete."""
+    if _OBSOLETE.search(term):
+        return None
+    forms = []
+    for form in _QUALIFIER.sub("", term).split(", " if lang == "en" else "，"):
+        form = form.strip()
+        if len(form) >= MIN_TERM.get(lang, 2):
+            forms.append(form.lower())
+    return anchor(term), tuple(forms)
+
+
+def term_uses(
+    text: str, pattern: TermPattern | None, anchors: dict[str, str], seen: set[str]
+) -> Iterator[tuple[int, int, str]]:
+    """(start, end, anchor) of each glossary term's first use in `text` (`seen`: the anchors
+    already used before it, updated), in text order."""
+    if pattern is None:
+        return
+    for m in pattern.finditer(text):
+        target = anchors.get(m.group(1).lower())
+        if target is None or target in seen:
+            continue
+        seen.add(target)
+        yield m.start(), m.end(), target
