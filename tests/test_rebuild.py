@@ -183,6 +183,10 @@ def test_rebuild_while_serving(archive: Path, tmp_path: Path) -> None:
             killed_at = time.monotonic()
             count = len(traffic.done)
             _wait_for(lambda: len(traffic.done) >= count + 30, "30 requests after the failures")
+            _wait_for(  # 30 requests need not include the release list: wait for one
+                lambda: any(t > killed_at for t, _v in list(traffic.latest)),
+                "the release list after the failures",
+            )
         finally:
             traffic.stop()
         assert server.proc.poll() is None, "gunicorn stopped"
