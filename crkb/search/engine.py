@@ -19,7 +19,16 @@ from cachetools import LRUCache
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.markup import to_html
 from crkb.numbers import parent_of, sort_key
-from crkb.search import analysis, highlight, numerals, querynumbers, ranking, weights
+from crkb.search import (
+    analysis,
+    highlight,
+    numerals,
+    querynumbers,
+    ranking,
+    synonyms,
+    topics,
+    weights,
+)
 from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
@@ -45,6 +54,7 @@ EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5),
 ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.5, 0.8)}
 ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 SECTION = 3.0  # a rule in a section a question's term names
+TOPIC = 1.0  # what a rule under a title the query names gains, times the share the title covers
 SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
 FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before the text is read
 COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
@@ -87,6 +97,7 @@ class QueryPlan:
     expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
     defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
     asks_can: bool = False  # "can …", "能否…": a rule saying what can or can't be done answers
+    topics: dict[str, float] = field(default_factory=dict)  # titled rules named → query share
 
 
 @dataclass
@@ -154,6 +165,7 @@ class Searcher:
             self.cited: dict[str, dict[str, int]] = meta["cited"]
             self.speller = Speller(meta["vocab"])
             self._negations = negation_pairs(meta["vocab"])
+            self._former = synonyms.former_names_zh(self.definitions.get("zh", {}))
             for rid, (lang, number, _r) in enumerate(self.records):
                 self._by_number.setdefault((lang, number), []).append(rid)
             for lang, number in self._by_number:
@@ -376,6 +388,10 @@ class Searcher:
                 for x in plan.favoured
             ):
                 f["favoured"] = FAVOURED
+            if plan.topics:
+                got = topics.share(number, plan.topics)
+                if got:
+                    f["topic"] = 1.0 + TOPIC * got
             base[d] = f
             final[d] = weights.combine(f, weights.FIXED)
         pool = heapq.nlargest(max(n, POOL), final, key=final.__getitem__)
@@ -509,6 +525,19 @@ class Searcher:
                     rids.append(r)
         return rids, [x for x in sections if x not in numbers]
 
+    def _titled(self, lang: str, key: str, o: int) -> list[str]:
+        """The sections and rules (not chapters) titled `key` in version `o` that name a topic:
+        a keyword's or a variant's, or a general one of several words ("Combat Damage Step",
+        not "Life": a one-word general title is a concept the rules use everywhere)."""
+        several = len(key.split()) >= 2 if lang == "en" else len(key) >= 4
+        return [
+            t
+            for targets, rs in self.titles.get(lang, {}).get(key, ())
+            if _in(rs, o)
+            for t in targets
+            if len(t) >= 3 and (several or topics.specific(t))
+        ]
+
     def _definer(self, lang: str, number: str, o: int, stems: list[str]) -> int | None:
         """A subrule of an untitled target whose text opens by defining the term."""
         rid = self._rid(lang, number, o)
@@ -568,13 +597,14 @@ class Searcher:
             wants_outcome=asked.wants_outcome,
             question=asked.question,
             asks_can=bool(fixed) and fixed[0].lower() in ASK_CAN_EN,
+            topics=topics.named_en(asked.content, lambda k: self._titled("en", k, o)),
         )
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
         return Plan(pinned, plan, Needles("en", stems=marks))
 
     def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
         tokens = self.cutter().cut(numerals.zh_digits(q))
-        asked = understand_zh(tokens, self.cutter().subwords)
+        asked = understand_zh(tokens, self.cutter().subwords, lambda w: self._former.get(w, ()))
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
         favoured: list[str] = []
@@ -611,6 +641,11 @@ class Searcher:
             wants_outcome=asked.wants_outcome,
             question=asked.question,
             asks_can=any(w in q for w in ASK_CAN_ZH),
+            topics=topics.named_zh(
+                "".join(asked.content),
+                self.titles.get("zh", {}),
+                lambda k: self._titled("zh", k, o),
+            ),
         )
         subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
         return Plan(pinned, plan, Needles("zh", subs=subs))

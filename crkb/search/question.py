@@ -16,6 +16,7 @@ from crkb.search.analysis import STOP_WORDS, stem
 SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
 SUBWORD = 0.5  # how much a word inside a long Chinese query word counts against the word
 NEGATED = 0.6  # how much a negated form (untapped for tapped) counts against the word itself
+FORMER = 0.6  # how much a word's former name (使用 for 施放) counts against the word itself
 
 # Words of asking, not of the rules: dropped from English queries.
 EN_FILLER = frozenset(
@@ -360,10 +361,13 @@ def understand_en(
 
 
 def understand_zh(
-    tokens: Iterable[str], subwords: Callable[[str], list[str]] = lambda w: []
+    tokens: Iterable[str],
+    subwords: Callable[[str], list[str]] = lambda w: [],
+    former: Callable[[str], tuple[str, ...]] = lambda w: (),
 ) -> Understood:
     """Weighted terms of a Chinese query cut into words (numerals already made digits); a long
-    word also meets the dictionary words inside it (在回合结束时 → 回合结束)."""
+    word also meets the dictionary words inside it (在回合结束时 → 回合结束), and a word the
+    words it was called before (施放 → 使用, crkb/search/synonyms.py)."""
     terms: dict[str, Term] = {}
     content: list[str] = []
     wants = question = False
@@ -392,6 +396,8 @@ def understand_zh(
         digits = numerals.zh_count(t)
         if digits is not None:
             forms_d.setdefault(digits, 1.0)
+        for old in former(t):
+            forms_d.setdefault(old, FORMER)
         weight = SOFT if t in ZH_SOFT else 1.0
         if weight == 1.0:
             content.append(t)
