@@ -96,6 +96,7 @@ class QueryPlan:
     favoured: list[str] = field(default_factory=list)  # rules a question's term names
     expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
     defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
+    defines_en: tuple[str, ...] = ()  # a Chinese question's term in English stems (its parallel)
     asks_can: bool = False  # "can …", "能否…": a rule saying what can or can't be done answers
     topics: dict[str, float] = field(default_factory=dict)  # titled rules named → query share
 
@@ -446,7 +447,10 @@ class Searcher:
                 f["heading"] = HEADING
             f["states"] = ranking.states(text, lang)
             if plan.defines:
-                if lang == "zh":
+                parallel = self._parallel_en(number, o) if plan.defines_en else None
+                if parallel is not None:  # the same rule in English says it more strictly
+                    f["defines"] = ranking.defines_en(parallel, plan.defines_en)
+                elif lang == "zh":
                     f["defines"] = ranking.defines_zh(text, plan.defines[0])
                 else:
                     f["defines"] = ranking.defines_en(self._words(docnum, text), plan.defines)
@@ -460,6 +464,18 @@ class Searcher:
         if plan.wants_outcome:
             f["outcome"] = ranking.outcome(text, lang)
         return f
+
+    def _parallel_en(self, number: str, o: int) -> tuple[str, ...] | None:
+        """The stems of the English text of a Chinese rule, in the same release, if any."""
+        vid = self.versions["zh"][o]
+        en = self.versions.get("en", [])
+        if vid not in en:
+            return None
+        rid = self._rid("en", number, en.index(vid))
+        if rid is None:
+            return None
+        docnum = self._docnum[rid]
+        return self._words(docnum, self._text(docnum)[0])
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""
@@ -608,9 +624,9 @@ class Searcher:
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
         favoured: list[str] = []
+        en_key = self.zh_to_en.get(key) if key else None
         if key:
             rids, sections = self._targets("zh", key, o, [key])
-            en_key = self.zh_to_en.get(key)
             vid = self.versions["zh"][o]
             if not rids and en_key and vid in self.versions.get("en", []):
                 via = ("en", self.versions["en"].index(vid))
@@ -634,6 +650,9 @@ class Searcher:
             sections=sections,
             favoured=favoured,
             defines=(key,) if asked.question and key else (),
+            defines_en=tuple(analysis.stem(w) for w in en_key.split())
+            if asked.question and en_key
+            else (),
             expand=self._expand_zh(asked),
             extra=grams,
             extra_fields=ZH_BIGRAMS,
@@ -654,7 +673,8 @@ class Searcher:
         """Terms of the glossary definitions of the query's words and word pairs, weighted low."""
         defs = self.definitions.get("en", {})
         words = list(asked.content)
-        grams = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+        # Word pairs first: "leaves battlefield" is defined more narrowly than "leaves".
+        grams = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)] + words
         have = {f for t in asked.terms for f, _x in t.forms}
         out: dict[str, Term] = {}
         for g in grams:
@@ -662,6 +682,8 @@ class Searcher:
             if not text:
                 continue
             for t in understand_en(analysis.english_words(text)).terms:
+                if t.text.isdigit():  # the remains of a rule number ("See rule 701.6")
+                    continue
                 if t.weight == 1.0 and t.text not in have and self._rare("body", t.text):
                     out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
         return tuple(out.values())[:MAX_EXPAND]

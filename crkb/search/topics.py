@@ -50,7 +50,7 @@ def specific(number: str) -> bool:
 
 
 def within(number: str, titled: str) -> bool:
-    """True when a rule is the titled rule or lies under it (903.7 under 903, 702.7b under 702.7)."""
+    """True when a rule is the titled rule or lies under it (903.7 in 903, 702.7b in 702.7)."""
     if number == titled or number.startswith(titled + "."):
         return True
     return "." in titled and number.startswith(titled) and number[len(titled) :].isalpha()
