@@ -79,6 +79,12 @@ def test_a_chinese_word_also_meets_its_former_name_counted_less() -> None:
     assert dict(term.forms) == {"施放": 1.0, "使用": FORMER}
 
 
+def test_chinese_asking_words_who_where_when_are_dropped_like_the_english_ones() -> None:
+    zh = understand_zh(["谁", "获得", "奖杯"])
+    assert zh.question and [t.text for t in zh.terms] == ["获得", "奖杯"]
+    assert [t.text for t in understand_zh(["何时", "哪里", "放", "奖杯"]).terms] == ["放", "奖杯"]
+
+
 def test_a_query_names_the_titles_whose_words_it_holds_in_a_run() -> None:
     titles = {term_key("en", "Widget Boxes"): ["200"], term_key("en", "Springs"): ["300"]}
     named = topics.named_en(["springs", "widget", "boxes"], lambda k: titles.get(k, []))

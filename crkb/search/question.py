@@ -225,6 +225,13 @@ ZH_FILLER = frozenset(
         "哪些",
         "哪个",
         "哪",
+        "谁",  # who, whose, where, when: the English list's asking words, in Chinese
+        "谁的",
+        "哪里",
+        "哪儿",
+        "何处",
+        "何时",
+        "多久",
         "会不会",
         "是不是",
         "有没有",

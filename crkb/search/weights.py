@@ -12,6 +12,7 @@ FIXED: Mapping[str, float] = {
     "coord": 1.0,
     "section": 1.0,
     "favoured": 1.0,
+    "topic": 1.0,
 }
 
 # Learned by coordinate ascent on the judged keyword and question files (shared eval and
