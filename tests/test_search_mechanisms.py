@@ -11,8 +11,8 @@ from crkb.search import topics
 from crkb.search.analysis import term_key
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from crkb.search.question import FORMER, understand_zh
-from crkb.search.synonyms import former_names_zh
+from crkb.search.question import CLASS, FORMER, understand_en, understand_zh
+from crkb.search.synonyms import classes, former_names_zh
 
 
 def _doc(
@@ -33,6 +33,17 @@ EN = [
     ("400", "section", "Gizmos", "Gizmos"),
     ("400.1", "rule", "An object is a gizmo if it has a spring.", None),
     ("400.2", "rule", "A gear is a part and never a gizmo.", None),
+    ("500", "section", "Storage", "Storage"),
+    ("500.1", "rule", "A container that is dropped breaks open.", None),
+    ("500.2", "rule", "A barrel rolls when it is pushed.", None),
+]
+EN_GLOSSARY = [
+    GlossaryEntry("Barrel", "A container. Barrels roll."),
+    GlossaryEntry("Crate", "A container, made of wood."),
+    GlossaryEntry("Sack", "A container that is soft."),
+    GlossaryEntry("Container", "A thing in which springs are kept."),
+    GlossaryEntry("Spoon", "A tool."),
+    GlossaryEntry("Tool", "A thing used for work."),
 ]
 ZH = [
     ("100", "section", "重置步骤", "重置步骤"),
@@ -54,7 +65,7 @@ ZH_GLOSSARY = [
 @pytest.fixture(scope="module")
 def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("mechanisms") / "index"
-    docs = [_doc("en", EN, []), _doc("zh", ZH, ZH_GLOSSARY)]
+    docs = [_doc("en", EN, EN_GLOSSARY), _doc("zh", ZH, ZH_GLOSSARY)]
     build_index(d, docs, {"Gizmo": "小玩意", "Untap Step": "重置步骤"})
     return Searcher(d)
 
@@ -72,6 +83,19 @@ def test_former_names_are_read_from_the_glossarys_statements_of_renaming() -> No
     # "这些异能曾经被称为…" names no word of today
     assert former_names_zh(defs) == {"施放": ("使用",), "战场": ("场上",)}
     assert former_names_zh({"x": "没有改名的说法。"}) == {}
+
+
+def test_classes_are_read_from_the_glossarys_definitions() -> None:
+    defs = {g.term.lower(): g.text for g in EN_GLOSSARY}
+    # a container holds three terms; "tool" holds one, too few to be a class of the rules
+    assert classes(defs, "en") == {"barrel": "container", "crate": "container", "sack": "container"}
+    zh = {"坟墓场": "一个区域。", "牌库": "一个区域。", "手": "1. 一个区域。", "区域": "…"}
+    assert classes(zh, "zh") == {"坟墓场": "区域", "牌库": "区域", "手": "区域"}
+
+
+def test_an_english_word_also_meets_its_class_counted_less() -> None:
+    term = understand_en(["barrel"], classes=lambda w: ("contain",)).terms[0]
+    assert dict(term.forms) == {"barrel": 1.0, "contain": CLASS}
 
 
 def test_a_chinese_word_also_meets_its_former_name_counted_less() -> None:
@@ -115,6 +139,11 @@ def test_a_rule_under_the_title_a_question_names_comes_first(s: Searcher) -> Non
 def test_a_one_word_general_title_names_no_topic(s: Searcher) -> None:
     _pinned, cands = s.candidates("how are springs made", "en")
     assert all("topic" not in f for _n, f in cands)
+
+
+def test_a_question_about_a_member_finds_the_rule_about_its_class(s: Searcher) -> None:
+    # 500.1 says "a container"; the glossary says a barrel is one
+    assert numbers(s.search("what happens when a barrel is dropped", lang="en"))[0] == "500.1"
 
 
 def test_todays_chinese_word_finds_a_rule_in_the_former_one(s: Searcher) -> None:

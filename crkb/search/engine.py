@@ -167,6 +167,8 @@ class Searcher:
             self.speller = Speller(meta["vocab"])
             self._negations = negation_pairs(meta["vocab"])
             self._former = synonyms.former_names_zh(self.definitions.get("zh", {}))
+            # English only: measured, the Chinese classes (区域 for 牌库) cost more than they gave
+            self._classes = synonyms.classes(self.definitions.get("en", {}), "en")
             for rid, (lang, number, _r) in enumerate(self.records):
                 self._by_number.setdefault((lang, number), []).append(rid)
             for lang, number in self._by_number:
@@ -541,6 +543,13 @@ class Searcher:
                     rids.append(r)
         return rids, [x for x in sections if x not in numbers]
 
+    def _class_en(self, word: str) -> tuple[str, ...]:
+        """The stem of the class a glossary term belongs to (graveyard → zone), if one word."""
+        got = self._classes.get(analysis.term_key("en", word))
+        if not got or " " in got or not self._rare("body", analysis.stem(got)):
+            return ()  # a class word most rules use ("card", "ability") says nothing of one
+        return (analysis.stem(got),)
+
     def _titled(self, lang: str, key: str, o: int) -> list[str]:
         """The sections and rules (not chapters) titled `key` in version `o` that name a topic:
         a keyword's or a variant's, or a general one of several words ("Combat Damage Step",
@@ -585,7 +594,7 @@ class Searcher:
         fixed = [self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
-        asked = understand_en(fixed, lambda s: self._negations.get(s, ()))
+        asked = understand_en(fixed, lambda s: self._negations.get(s, ()), self._class_en)
         named = asked.content if asked.question else fixed
         key = analysis.term_key("en", " ".join(named))
         sections: list[str] = []

@@ -17,6 +17,7 @@ SOFT = 0.3  # weight of a word that shades a question's meaning but does not car
 SUBWORD = 0.5  # how much a word inside a long Chinese query word counts against the word
 NEGATED = 0.6  # how much a negated form (untapped for tapped) counts against the word itself
 FORMER = 0.6  # how much a word's former name (使用 for 施放) counts against the word itself
+CLASS = 0.3  # how much the class a term belongs to (zone for graveyard) counts against it
 
 # Words of asking, not of the rules: dropped from English queries.
 EN_FILLER = frozenset(
@@ -338,7 +339,9 @@ def negation_pairs(vocab: Iterable[str]) -> dict[str, tuple[str, ...]]:
 
 
 def understand_en(
-    words: list[str], negations: Callable[[str], tuple[str, ...]] = lambda s: ()
+    words: list[str],
+    negations: Callable[[str], tuple[str, ...]] = lambda s: (),
+    classes: Callable[[str], tuple[str, ...]] = lambda w: (),
 ) -> Understood:
     """Weighted terms of an English query (lowercase words, spelling already corrected)."""
     wants = any(tuple(words[i : i + 2]) in EN_QUANTITY for i in range(len(words) - 1))
@@ -355,6 +358,8 @@ def understand_en(
             forms.setdefault(stem(other), 1.0)
         for other in EN_NONE.get(w, ()):  # "an empty library": "a library with no cards"
             forms.setdefault(stem(other), NEGATED)
+        for c in classes(w):  # "goes to the graveyard" meets "a zone other than …"
+            forms.setdefault(c, CLASS)
         if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
             for neg in negations(s):
                 forms.setdefault(neg, NEGATED)

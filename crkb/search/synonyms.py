@@ -1,4 +1,4 @@
-"""Words the rules once used for a thing, mined from the glossary's own statements of renaming.
+"""Words for a thing mined from the glossary: former names (施放 once 使用) and classes (zone).
 
 The Chinese glossary says "施放咒语曾经称为使用咒语" (casting a spell used to be called 使用), and
 older translated rules still say 使用 where today's say 施放. A query in today's words then also
@@ -45,3 +45,26 @@ def former_names_zh(definitions: Mapping[str, str]) -> dict[str, tuple[str, ...]
                 if before not in got:
                     got.append(before)
     return {k: tuple(v) for k, v in out.items()}
+
+
+MIN_CLASS = 3  # a class word names at least so many glossary terms …
+MAX_CLASS = 12  # … and not so many that it says nothing of one ("keyword ability": 150)
+_GENUS_EN = re.compile(
+    r"^(?:1\.\s*)?(?:A|An)\s+([a-z]+)(?=[.,;]|\s+(?:that|which|in|of|used|with|on|where)\b)"
+)
+_GENUS_ZH = re.compile(r"^(?:1\.\s*)?一(?:个|种|项|张|位)?([\u4e00-\u9fff]{2,5}?)[。，；]")
+
+
+def classes(definitions: Mapping[str, str], lang: str) -> dict[str, str]:
+    """Glossary term → the class its definition opens with ("Graveyard: A zone." → zone), for
+    classes that are glossary terms themselves and hold a few terms (zone: hand, library, …)."""
+    pattern = _GENUS_ZH if lang == "zh" else _GENUS_EN
+    genus: dict[str, str] = {}
+    for key, text in definitions.items():
+        m = pattern.match(text.strip())
+        if m and m.group(1) in definitions and m.group(1) != key:
+            genus[key] = m.group(1)
+    size: dict[str, int] = {}
+    for g in genus.values():
+        size[g] = size.get(g, 0) + 1
+    return {k: g for k, g in genus.items() if MIN_CLASS <= size[g] <= MAX_CLASS}
