@@ -3,6 +3,8 @@
 The Chinese glossary says "施放咒语曾经称为使用咒语" (casting a spell used to be called 使用), and
 older translated rules still say 使用 where today's say 施放. A query in today's words then also
 meets the text in yesterday's: the former name is one more form of the word, counted a little less.
+Likewise "Graveyard: A zone." makes a graveyard one of a class the rules often speak of as a whole
+("a zone other than the battlefield"): the class word is a form of the term, counted less still.
 """
 
 from __future__ import annotations
