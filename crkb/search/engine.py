@@ -19,7 +19,16 @@ from cachetools import LRUCache
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.markup import to_html
 from crkb.numbers import parent_of, sort_key
-from crkb.search import analysis, highlight, numerals, querynumbers, ranking, weights
+from crkb.search import (
+    analysis,
+    highlight,
+    numerals,
+    querynumbers,
+    ranking,
+    synonyms,
+    topics,
+    weights,
+)
 from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
@@ -45,6 +54,7 @@ EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5),
 ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.5, 0.8)}
 ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 SECTION = 3.0  # a rule in a section a question's term names
+TOPIC = 1.0  # what a rule under a title the query names gains, times the share the title covers
 SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
 FAVOURED = 2.0  # a rule a question's term names (or a subrule of one), before the text is read
 COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls behind
@@ -86,7 +96,9 @@ class QueryPlan:
     favoured: list[str] = field(default_factory=list)  # rules a question's term names
     expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
     defines: tuple[str, ...] = ()  # the term a question asks about, as the text would hold it
+    defines_en: tuple[str, ...] = ()  # a Chinese question's term in English stems (its parallel)
     asks_can: bool = False  # "can …", "能否…": a rule saying what can or can't be done answers
+    topics: dict[str, float] = field(default_factory=dict)  # titled rules named → query share
 
 
 @dataclass
@@ -160,6 +172,9 @@ class Searcher:
             self.cited: dict[str, dict[str, int]] = meta["cited"]
             self.speller = Speller(meta["vocab"])
             self._negations = negation_pairs(meta["vocab"])
+            self._former = synonyms.former_names_zh(self.definitions.get("zh", {}))
+            # English only: measured, the Chinese classes (区域 for 牌库) cost more than they gave
+            self._classes = synonyms.classes(self.definitions.get("en", {}), "en")
             for rid, (lang, number, _r) in enumerate(self.records):
                 self._by_number.setdefault((lang, number), []).append(rid)
             for lang, number in self._by_number:
@@ -370,10 +385,10 @@ class Searcher:
         k = sum(t.weight for t in plan.terms) or 1.0
         # weights.combine(factors, FIXED) for every matched rule, without a dict per rule: the
         # same products in the same order (a cold query matches thousands of rules)
-        w_bm25, w_coord, w_section, w_favoured = (
-            weights.FIXED.get(x, 0.0) for x in ("bm25", "coord", "section", "favoured")
+        w_bm25, w_coord, w_section, w_favoured, w_topic = (
+            weights.FIXED.get(x, 0.0) for x in ("bm25", "coord", "section", "favoured", "topic")
         )
-        marked = bool(plan.sections or plan.favoured)
+        marked = bool(plan.sections or plan.favoured or plan.topics)
         final: dict[int, float] = {}
         for d, sc in scores.items():
             score = 1.0
@@ -382,11 +397,13 @@ class Searcher:
             if w_coord:  # _coord's own expression, inline (a call per rule costs a tenth)
                 score *= (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** COORD) ** w_coord
             if marked:
-                section, favoured = self._marks(d, plan)
+                section, favoured, topic = self._marks(d, plan)
                 if section and w_section:
                     score *= SECTION**w_section
                 if favoured and w_favoured:
                     score *= FAVOURED**w_favoured
+                if topic and w_topic:
+                    score *= (1.0 + TOPIC * topic) ** w_topic
             final[d] = score
         pool = heapq.nlargest(max(n, POOL), final, key=final.__getitem__)
         out = [
@@ -396,8 +413,9 @@ class Searcher:
         self._pointed(out)
         return out, len(final)
 
-    def _marks(self, d: int, plan: QueryPlan) -> tuple[bool, bool]:
-        """Whether a rule lies in a section the query names, and is (under) a rule it names."""
+    def _marks(self, d: int, plan: QueryPlan) -> tuple[bool, bool, float]:
+        """Whether a rule lies in a section the query names, whether it is (under) a rule it
+        names, and how much of the query the titles it lies under cover (topics)."""
         number = self.records[self._rid_of[d]][1]
         section = bool(plan.sections) and number.split(".")[0] in plan.sections
         favoured = bool(plan.favoured) and any(
@@ -406,19 +424,22 @@ class Searcher:
             or (number.startswith(x) and number[len(x) :].isalpha())
             for x in plan.favoured
         )
-        return section, favoured
+        topic = topics.share(number, plan.topics) if plan.topics else 0.0
+        return section, favoured, topic
 
     def _base(
         self, d: int, sc: float, matched: dict[int, float], k: float, plan: QueryPlan
     ) -> dict[str, float]:
         """A candidate's factors before its text is read: BM25F, coordination, and the
-        sections and rules the query names."""
+        sections, rules and topics the query names."""
         f = {"bm25": sc, "coord": _coord(matched.get(d, 0.0), k)}
-        section, favoured = self._marks(d, plan)
+        section, favoured, topic = self._marks(d, plan)
         if section:
             f["section"] = SECTION
         if favoured:
             f["favoured"] = FAVOURED
+        if topic:
+            f["topic"] = 1.0 + TOPIC * topic
         return f
 
     def _pointed(self, pool: list[tuple[int, dict[str, float]]]) -> None:
@@ -468,7 +489,10 @@ class Searcher:
                 f["heading"] = HEADING
             f["states"] = ranking.states(text, lang)
             if plan.defines:
-                if lang == "zh":
+                parallel = self._parallel_en(number, o) if plan.defines_en else None
+                if parallel is not None:  # the same rule in English says it more strictly
+                    f["defines"] = ranking.defines_en(parallel, plan.defines_en)
+                elif lang == "zh":
                     f["defines"] = ranking.defines_zh(text, plan.defines[0])
                 else:
                     f["defines"] = ranking.defines_en(self._words(docnum, text), plan.defines)
@@ -482,6 +506,18 @@ class Searcher:
         if plan.wants_outcome:
             f["outcome"] = ranking.outcome(text, lang)
         return f
+
+    def _parallel_en(self, number: str, o: int) -> tuple[str, ...] | None:
+        """The stems of the English text of a Chinese rule, in the same release, if any."""
+        vid = self.versions["zh"][o]
+        en = self.versions.get("en", [])
+        if vid not in en:
+            return None
+        rid = self._rid("en", number, en.index(vid))
+        if rid is None:
+            return None
+        docnum = self._docnum[rid]
+        return self._words(docnum, self._text(docnum)[0])
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""
@@ -547,6 +583,26 @@ class Searcher:
                     rids.append(r)
         return rids, [x for x in sections if x not in numbers]
 
+    def _class_en(self, word: str) -> tuple[str, ...]:
+        """The stem of the class a glossary term belongs to (graveyard → zone), if one word."""
+        got = self._classes.get(analysis.term_key("en", word))
+        if not got or " " in got or not self._rare("body", analysis.stem(got)):
+            return ()  # a class word most rules use ("card", "ability") says nothing of one
+        return (analysis.stem(got),)
+
+    def _titled(self, lang: str, key: str, o: int) -> list[str]:
+        """The sections and rules (not chapters) titled `key` in version `o` that name a topic:
+        a keyword's or a variant's, or a general one of several words ("Combat Damage Step",
+        not "Life": a one-word general title is a concept the rules use everywhere)."""
+        several = len(key.split()) >= 2 if lang == "en" else len(key) >= 4
+        return [
+            t
+            for targets, rs in self.titles.get(lang, {}).get(key, ())
+            if _in(rs, o)
+            for t in targets
+            if len(t) >= 3 and (several or topics.specific(t))
+        ]
+
     def _definer(self, lang: str, number: str, o: int, stems: list[str]) -> int | None:
         """A subrule of an untitled target whose text opens by defining the term."""
         rid = self._rid(lang, number, o)
@@ -578,7 +634,7 @@ class Searcher:
         fixed = [self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
-        asked = understand_en(fixed, lambda s: self._negations.get(s, ()))
+        asked = understand_en(fixed, lambda s: self._negations.get(s, ()), self._class_en)
         named = asked.content if asked.question else fixed
         key = analysis.term_key("en", " ".join(named))
         sections: list[str] = []
@@ -606,19 +662,20 @@ class Searcher:
             wants_outcome=asked.wants_outcome,
             question=asked.question,
             asks_can=bool(fixed) and fixed[0].lower() in ASK_CAN_EN,
+            topics=topics.named_en(asked.content, lambda k: self._titled("en", k, o)),
         )
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
         return Plan(pinned, plan, Needles("en", stems=marks))
 
     def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
         tokens = self.cutter().cut(numerals.zh_digits(q))
-        asked = understand_zh(tokens, self.cutter().subwords)
+        asked = understand_zh(tokens, self.cutter().subwords, lambda w: self._former.get(w, ()))
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
         favoured: list[str] = []
+        en_key = self.zh_to_en.get(key) if key else None
         if key:
             rids, sections = self._targets("zh", key, o, [key])
-            en_key = self.zh_to_en.get(key)
             vid = self.versions["zh"][o]
             if not rids and en_key and vid in self.versions.get("en", []):
                 via = ("en", self.versions["en"].index(vid))
@@ -642,6 +699,9 @@ class Searcher:
             sections=sections,
             favoured=favoured,
             defines=(key,) if asked.question and key else (),
+            defines_en=tuple(analysis.stem(w) for w in en_key.split())
+            if asked.question and en_key
+            else (),
             expand=self._expand_zh(asked),
             extra=grams,
             extra_fields=ZH_BIGRAMS,
@@ -649,6 +709,11 @@ class Searcher:
             wants_outcome=asked.wants_outcome,
             question=asked.question,
             asks_can=any(w in q for w in ASK_CAN_ZH),
+            topics=topics.named_zh(
+                "".join(asked.content),
+                self.titles.get("zh", {}),
+                lambda k: self._titled("zh", k, o),
+            ),
         )
         subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
         return Plan(pinned, plan, Needles("zh", subs=subs))
@@ -657,7 +722,8 @@ class Searcher:
         """Terms of the glossary definitions of the query's words and word pairs, weighted low."""
         defs = self.definitions.get("en", {})
         words = list(asked.content)
-        grams = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+        # Word pairs first: "leaves battlefield" is defined more narrowly than "leaves".
+        grams = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)] + words
         have = {f for t in asked.terms for f, _x in t.forms}
         out: dict[str, Term] = {}
         for g in grams:
@@ -665,6 +731,8 @@ class Searcher:
             if not text:
                 continue
             for t in understand_en(analysis.english_words(text)).terms:
+                if t.text.isdigit():  # the remains of a rule number ("See rule 701.6")
+                    continue
                 if t.weight == 1.0 and t.text not in have and self._rare("body", t.text):
                     out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
         return tuple(out.values())[:MAX_EXPAND]

@@ -16,6 +16,8 @@ from crkb.search.analysis import STOP_WORDS, stem
 SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
 SUBWORD = 0.5  # how much a word inside a long Chinese query word counts against the word
 NEGATED = 0.6  # how much a negated form (untapped for tapped) counts against the word itself
+FORMER = 0.6  # how much a word's former name (使用 for 施放) counts against the word itself
+CLASS = 0.3  # how much the class a term belongs to (zone for graveyard) counts against it
 
 # Words of asking, not of the rules: dropped from English queries.
 EN_FILLER = frozenset(
@@ -224,6 +226,13 @@ ZH_FILLER = frozenset(
         "哪些",
         "哪个",
         "哪",
+        "谁",  # who, whose, where, when: the English list's asking words, in Chinese
+        "谁的",
+        "哪里",
+        "哪儿",
+        "何处",
+        "何时",
+        "多久",
         "会不会",
         "是不是",
         "有没有",
@@ -330,7 +339,9 @@ def negation_pairs(vocab: Iterable[str]) -> dict[str, tuple[str, ...]]:
 
 
 def understand_en(
-    words: list[str], negations: Callable[[str], tuple[str, ...]] = lambda s: ()
+    words: list[str],
+    negations: Callable[[str], tuple[str, ...]] = lambda s: (),
+    classes: Callable[[str], tuple[str, ...]] = lambda w: (),
 ) -> Understood:
     """Weighted terms of an English query (lowercase words, spelling already corrected)."""
     wants = any(tuple(words[i : i + 2]) in EN_QUANTITY for i in range(len(words) - 1))
@@ -347,6 +358,8 @@ def understand_en(
             forms.setdefault(stem(other), 1.0)
         for other in EN_NONE.get(w, ()):  # "an empty library": "a library with no cards"
             forms.setdefault(stem(other), NEGATED)
+        for c in classes(w):  # "goes to the graveyard" meets "a zone other than …"
+            forms.setdefault(c, CLASS)
         if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
             for neg in negations(s):
                 forms.setdefault(neg, NEGATED)
@@ -360,10 +373,13 @@ def understand_en(
 
 
 def understand_zh(
-    tokens: Iterable[str], subwords: Callable[[str], list[str]] = lambda w: []
+    tokens: Iterable[str],
+    subwords: Callable[[str], list[str]] = lambda w: [],
+    former: Callable[[str], tuple[str, ...]] = lambda w: (),
 ) -> Understood:
     """Weighted terms of a Chinese query cut into words (numerals already made digits); a long
-    word also meets the dictionary words inside it (在回合结束时 → 回合结束)."""
+    word also meets the dictionary words inside it (在回合结束时 → 回合结束), and a word the
+    words it was called before (施放 → 使用, crkb/search/synonyms.py)."""
     terms: dict[str, Term] = {}
     content: list[str] = []
     wants = question = False
@@ -392,6 +408,8 @@ def understand_zh(
         digits = numerals.zh_count(t)
         if digits is not None:
             forms_d.setdefault(digits, 1.0)
+        for old in former(t):
+            forms_d.setdefault(old, FORMER)
         weight = SOFT if t in ZH_SOFT else 1.0
         if weight == 1.0:
             content.append(t)

@@ -7,7 +7,13 @@ from collections.abc import Mapping
 
 # A candidate's score is the product of its factors, each raised to its weight: 0 ignores a
 # signal, 1 takes it as computed, 2 counts it twice. Signals absent from a candidate are 1.
-FIXED: Mapping[str, float] = {"bm25": 1.0, "coord": 1.0, "section": 1.0, "favoured": 1.0}
+FIXED: Mapping[str, float] = {
+    "bm25": 1.0,
+    "coord": 1.0,
+    "section": 1.0,
+    "favoured": 1.0,
+    "topic": 1.0,
+}
 
 # Learned by coordinate ascent on the judged keyword and question files (shared eval and
 # tests/fixtures/search_heldout.tsv) over these signals only, never over a query's words;
@@ -17,6 +23,7 @@ LEARNED: Mapping[str, float] = {
     "coord": 1.0,
     "section": 1.0,
     "favoured": 1.0,
+    "topic": 1.0,
     "specific": 1.0,
     "variant": 1.0,
     "subrule": 0.0,

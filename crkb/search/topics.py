@@ -1,0 +1,61 @@
+"""Topics a query names: the titled sections and rules whose whole title stands in its words.
+
+"What is the starting life total in commander" names section 903, "Commander"; "how does first
+strike change the combat damage step" names 702.7 and 510. The rules under a named title are where
+a question about that topic is answered, even when a general rule mentions the topic too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from crkb.search.analysis import term_key
+
+MAX_WORDS = 6  # the longest English title looked for, in words
+
+
+def named_en(words: Sequence[str], lookup: Callable[[str], Iterable[str]]) -> dict[str, float]:
+    """Titled rule number → the share of the query's words its title covers, for every run of
+    the query's content words that is a whole title (`lookup`: title key → rule numbers)."""
+    out: dict[str, float] = {}
+    k = len(words)
+    for i in range(k):
+        for j in range(i + 1, min(k, i + MAX_WORDS) + 1):
+            key = term_key("en", " ".join(words[i:j]))
+            if not key:
+                continue
+            for number in lookup(key):
+                out[number] = max(out.get(number, 0.0), (j - i) / k)
+    return out
+
+
+def named_zh(
+    content: str, titles: Iterable[str], lookup: Callable[[str], Iterable[str]]
+) -> dict[str, float]:
+    """The same for Chinese: titles (keys of two characters or more) that stand whole in the
+    query's content characters, with the share of those characters they cover."""
+    out: dict[str, float] = {}
+    if not content:
+        return out
+    for key in titles:
+        if len(key) >= 2 and key in content:
+            for number in lookup(key):
+                out[number] = max(out.get(number, 0.0), len(key) / len(content))
+    return out
+
+
+def specific(number: str) -> bool:
+    """True for a keyword's or keyword action's rule (701, 702) or a variant's (chapters 8, 9)."""
+    return number.startswith(("701.", "702.")) or number[:1] in "89"
+
+
+def within(number: str, titled: str) -> bool:
+    """True when a rule is the titled rule or lies under it (903.7 in 903, 702.7b in 702.7)."""
+    if number == titled or number.startswith(titled + "."):
+        return True
+    return "." in titled and number.startswith(titled) and number[len(titled) :].isalpha()
+
+
+def share(number: str, named: dict[str, float]) -> float:
+    """The largest share of the query covered by a title the rule lies under (0 when none)."""
+    return max((s for t, s in named.items() if within(number, t)), default=0.0)
