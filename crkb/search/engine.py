@@ -389,6 +389,7 @@ class Searcher:
             weights.FIXED.get(x, 0.0) for x in ("bm25", "coord", "section", "favoured", "topic")
         )
         marked = bool(plan.sections or plan.favoured or plan.topics)
+        named = (*plan.favoured, *plan.topics)
         final: dict[int, float] = {}
         for d, sc in scores.items():
             score = 1.0
@@ -397,7 +398,7 @@ class Searcher:
             if w_coord:  # _coord's own expression, inline (a call per rule costs a tenth)
                 score *= (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** COORD) ** w_coord
             if marked:
-                section, favoured, topic = self._marks(d, plan)
+                section, favoured, topic = self._marks(d, plan, named)
                 if section and w_section:
                     score *= SECTION**w_section
                 if favoured and w_favoured:
@@ -413,11 +414,19 @@ class Searcher:
         self._pointed(out)
         return out, len(final)
 
-    def _marks(self, d: int, plan: QueryPlan) -> tuple[bool, bool, float]:
+    def _marks(
+        self, d: int, plan: QueryPlan, named: tuple[str, ...] | None = None
+    ) -> tuple[bool, bool, float]:
         """Whether a rule lies in a section the query names, whether it is (under) a rule it
-        names, and how much of the query the titles it lies under cover (topics)."""
+        names, and how much of the query the titles it lies under cover (topics). `named`: the
+        rules and titles the query names (a rule under one starts with it, so a rule that starts
+        with none is under none: most rules are settled by one startswith)."""
         number = self.records[self._rid_of[d]][1]
-        section = bool(plan.sections) and number.split(".")[0] in plan.sections
+        section = bool(plan.sections) and number.partition(".")[0] in plan.sections
+        if named is None:
+            named = (*plan.favoured, *plan.topics)
+        if not named or not number.startswith(named):
+            return section, False, 0.0
         favoured = bool(plan.favoured) and any(
             number == x
             or number.startswith(x + ".")
