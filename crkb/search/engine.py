@@ -114,6 +114,15 @@ def _in(ranges: list[list[int]], o: int) -> bool:
     return any(a <= o <= b for a, b in ranges)
 
 
+def _most_lift(w_section: float, w_favoured: float, w_topic: float) -> float | None:
+    """The most the section, favoured and topic factors can multiply a score by (a topic's
+    share is at most 1), or None when a weight below 0 could make one lower it."""
+    if min(w_section, w_favoured, w_topic) < 0:
+        return None
+    lift: float = SECTION**w_section * FAVOURED**w_favoured * (1.0 + TOPIC) ** w_topic
+    return lift
+
+
 def _coord(matched: float, k: float) -> float:
     """Coordination: the share of the query's weight a rule holds, sharpened by COORD."""
     share: float = min(1.0, matched / k) ** COORD
@@ -397,7 +406,17 @@ class Searcher:
                 score *= sc**w_bm25 if sc > 0 else 0.0
             if w_coord:  # _coord's own expression, inline (a call per rule costs a tenth)
                 score *= (0.2 + 0.8 * min(1.0, matched.get(d, 0.0) / k) ** COORD) ** w_coord
-            if marked:
+            final[d] = score
+        want = max(n, POOL)
+        lift = _most_lift(w_section, w_favoured, w_topic)
+        if marked and lift is not None and len(final) > want:
+            # Marks only lift a score (each factor ≥ 1), and the `want` best before them stay at
+            # least where they were: a rule that even the largest lift leaves below the
+            # want-th best cannot be chosen, so only the others are marked (the same choice).
+            floor = heapq.nlargest(want, final.values())[-1] / (lift * (1 + 1e-9))
+            final = {d: sc for d, sc in final.items() if sc >= floor}
+        if marked:
+            for d, score in final.items():
                 section, favoured, topic = self._marks(d, plan, named)
                 if section and w_section:
                     score *= SECTION**w_section
@@ -405,14 +424,14 @@ class Searcher:
                     score *= FAVOURED**w_favoured
                 if topic and w_topic:
                     score *= (1.0 + TOPIC * topic) ** w_topic
-            final[d] = score
-        pool = heapq.nlargest(max(n, POOL), final, key=final.__getitem__)
+                final[d] = score
+        pool = heapq.nlargest(want, final, key=final.__getitem__)
         out = [
             (d, {**self._base(d, scores[d], matched, k, plan), **self._signals(lang, o, d, plan)})
             for d in pool
         ]
         self._pointed(out)
-        return out, len(final)
+        return out, len(scores)
 
     def _marks(
         self, d: int, plan: QueryPlan, named: tuple[str, ...] | None = None
