@@ -290,8 +290,36 @@ def search() -> ResponseReturnValue:
         result=result,
         highlight=highlight,
         svers=version,
+        version_options=_search_versions(store, version),
+        rule_href=rule_href,
         **_common(store, version or store.version_ids()[-1]),
     )
+
+
+def _search_versions(store: Store, chosen: str | None) -> Markup:
+    """The search form's release options (~125), rendered once per build and chosen release."""
+
+    def make() -> str:
+        macro = current_app.jinja_env.get_template("_macros.html").module.search_versions  # type: ignore[attr-defined]  # a template's macros are its module's attributes
+        ids = store.version_ids()
+        return str(macro(list(reversed(ids)), chosen, set(store.version_ids("zh"))))
+
+    return Markup(served().memoised(("search versions", chosen), make))
+
+
+_PLAIN = re.compile(r"[0-9A-Za-z.-]+")
+
+
+def rule_href(number: str, version: str | None = None, lang: str | None = None) -> str:
+    """url_for's address of a rule page (pinned to `version`, with `?lang=`), made directly for
+    the plain numbers and dates rules have: a search page links ~80 rules."""
+    if not all(_PLAIN.fullmatch(x) for x in (number, version or "-", lang or "-")):
+        query = {"lang": lang} if lang else {}
+        if version is None:
+            return url_for("pages.rule", number=number, **query)
+        return url_for("pages.versioned_rule", version=version, number=number, **query)
+    path = f"/rules/{number}" if version is None else f"/v/{version}/rules/{number}"
+    return request.script_root + path + (f"?lang={lang}" if lang else "")
 
 
 @bp.get("/rules/<number>/history")
