@@ -314,7 +314,7 @@ def rule_href(number: str, version: str | None = None, lang: str | None = None) 
     """url_for's address of a rule page (pinned to `version`, with `?lang=`), made directly for
     the plain numbers and dates rules have: a search page links ~80 rules."""
     if not all(_PLAIN.fullmatch(x) for x in (number, version or "-", lang or "-")):
-        query = {"lang": lang} if lang else {}
+        query: dict[str, Any] = {"lang": lang} if lang else {}
         if version is None:
             return url_for("pages.rule", number=number, **query)
         return url_for("pages.versioned_rule", version=version, number=number, **query)
