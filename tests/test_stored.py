@@ -88,3 +88,32 @@ def test_without_a_build_the_app_says_so(tmp_path: Path) -> None:
     answer = create_app({"DATA": str(tmp_path)}).test_client().get("/rules/702.2")
     assert answer.status_code == 503
     assert b"crkb build" in answer.get_data()
+
+
+@pytest.mark.parametrize(
+    ("number", "version", "lang"),
+    [
+        ("702.19", None, None),
+        ("702.19a", "2015-01-23", "both"),
+        ("1", None, "both"),
+        ("7 2", "x/y", None),
+    ],
+)
+def test_a_search_hit_links_where_url_for_does(
+    app: Flask, number: str, version: str | None, lang: str | None
+) -> None:
+    """Search pages make their ~80 rule links directly (crkb/web/pages.rule_href); each is the
+    address Flask's url_for gives, under a mount point too."""
+    from flask import url_for
+
+    from crkb.web.pages import rule_href
+
+    for root in ("", "/crkb"):
+        with app.test_request_context("/search", base_url=f"http://localhost{root}"):
+            query = {"lang": lang} if lang else {}
+            want = (
+                url_for("pages.rule", number=number, **query)
+                if version is None
+                else url_for("pages.versioned_rule", version=version, number=number, **query)
+            )
+            assert rule_href(number, version, lang) == want
