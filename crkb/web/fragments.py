@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cachetools import LRUCache
-from flask import render_template, url_for
+from flask import render_template
 from markupsafe import Markup
 
 from crkb.graph.term_matching import anchor
@@ -25,6 +25,7 @@ from crkb.store.db import Store
 from crkb.store.diskcache import DiskCache
 from crkb.web import data
 from crkb.web.render import Terms, linked
+from crkb.web.urls import url_for
 
 # Stand-ins for the versions in a column's links (the page's, the text's own): plain letters,
 # so url_for leaves them be, and never in a rule text (checked before a column is kept).

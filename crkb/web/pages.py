@@ -16,7 +16,7 @@ from crkb.numbers import normalise
 from crkb.search.engine import Searcher
 from crkb.store.db import Store
 from crkb.views import params, shapes
-from crkb.web import data, fragments
+from crkb.web import data, fragments, urls
 from crkb.web.render import Link, Terms, highlight, linked
 from crkb.web.serving import lang_choice, served
 
@@ -68,8 +68,8 @@ def _version_form(store: Store, vid: str) -> Callable[[str], Markup]:
 
 def rule_url(number: str, version: str | None) -> str:
     if version is None:
-        return url_for("pages.rule", number=number)
-    return url_for("pages.versioned_rule", version=version, number=number)
+        return urls.url_for("pages.rule", number=number)
+    return urls.url_for("pages.versioned_rule", version=version, number=number)
 
 
 def _terms(store: Store, version: str, lang: str) -> Terms:
