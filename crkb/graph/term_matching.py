@@ -71,7 +71,7 @@ class TermPattern:
     def finditer(self, text: str) -> Iterator[re.Match[str] | Found]:
         if self.lang != "en":
             return _scan(text, text, self._in_order(self._held(text)), False)
-        if any(ord(c) > 127 and c.lower() != c.upper() for c in text):
+        if not text.isascii() and any(ord(c) > 127 and c.lower() != c.upper() for c in set(text)):
             if self._whole is None:  # cased letters beyond ASCII: the one regex, as before
                 self._whole = _build_regex(tuple(self.alts), self.lang)
             return self._whole.finditer(text)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cachetools import LRUCache
-from flask import render_template
+from flask import current_app
 from markupsafe import Markup
 
 from crkb.graph.term_matching import anchor
@@ -113,8 +113,8 @@ def render_column(col: data.Column, badges: Badges, link_version: str | None, ve
     def render(c: data.Column, para: data.Para, seen: set[str] | None) -> Markup:
         return linked(para.text, para.links, rule_url, c.hover, c.terms, glossary_url, seen)
 
-    html = render_template(
-        "_column.html",
+    # the template alone, without Flask's context processors and signals: it uses none of them
+    html = current_app.jinja_env.get_template("_column.html").render(
         col=dataclasses.replace(col, version=version),
         badges={col.lang: badges},
         render=render,
