@@ -22,9 +22,12 @@ from pathlib import Path
 CACHE_NAME = "cache/web.sqlite"  # beside the store, in its own directory (see _make_parent)
 MAX_BYTES = 1024 * 1024 * 1024  # as stored; past it nothing new is stored
 WHOLE = b"\x00"  # a body stored as it is (a zlib stream starts with 0x78)
+# Bodies in a rowid table: WITHOUT ROWID keeps a row inside its key's B-tree, and a 15 kB page
+# there cost a rule page's first render ~0.08 ms more to write. A cache made before keeps its
+# tables (same columns, read and written alike).
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY, hash BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS blobs (hash BLOB PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS blobs (hash BLOB PRIMARY KEY, body BLOB NOT NULL);
 """
 
 
