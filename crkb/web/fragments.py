@@ -75,7 +75,8 @@ class Fragments:
 
     def put(self, name: str, text: str) -> None:
         self._remember(name, text)
-        self.disk.put(DISK_PREFIX + name, text.encode("utf-8"))
+        # written with the page that shows it (or when the request ends): one transaction
+        self.disk.put(DISK_PREFIX + name, text.encode("utf-8"), later=True)
 
 
 def fragment_name(version: str, lang: str, number: str, badges: Badges) -> str:

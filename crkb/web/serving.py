@@ -148,6 +148,11 @@ def _finish(resp: Response) -> Response:
     return resp
 
 
+def _flush(_error: BaseException | None) -> None:
+    served().flush()  # a column rendered for a page not kept (an error, no page cache)
+
+
 def register(app: Flask) -> None:
     app.before_request(_from_cache)
     app.after_request(_finish)
+    app.teardown_request(_flush)

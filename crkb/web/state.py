@@ -117,6 +117,12 @@ class Served:
         """The cache on disk beside the build being served (pages and columns)."""
         return self.fragments().disk
 
+    def flush(self) -> None:
+        """Write what the cache on disk left for later (at the end of every request)."""
+        kept = self._fragments
+        if kept is not None:
+            kept.disk.flush()
+
     def reviews_stamp(self) -> int:
         """When the translators' review file last changed: rule pages badge open findings, so a
         new verdict must not be hidden by a cached page."""
