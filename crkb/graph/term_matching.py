@@ -82,22 +82,46 @@ class TermPattern:
         return [k for k in self._folded if _alone(re.escape(self.alts[k])).search(text)]
 
     def finditer(self, text: str) -> Iterator[re.Match[str] | Found]:
+        plan = self._plan(text)
+        if isinstance(plan, re.Pattern):
+            return plan.finditer(text)
+        low, places, english = plan
+        return (
+            Found(text, i, stem, end) for i, stem, end, _k in _hits(low, places, self.alts, english)
+        )
+
+    def uses(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """(start, end, the matched form lower-cased) of what `finditer` finds: `group(1)`
+        lower-cased is the alternative found there, with no match object to make."""
+        plan = self._plan(text)
+        if isinstance(plan, re.Pattern):
+            for m in plan.finditer(text):
+                yield m.start(), m.end(), m.group(1).lower()
+            return
+        low, places, english = plan
+        alts = self.alts
+        for i, _stem, end, k in _hits(low, places, alts, english):
+            yield i, end, alts[k]
+
+    def _plan(self, text: str) -> re.Pattern[str] | tuple[str, list[tuple[int, int]], bool]:
+        """The regex to run over `text`, or (the text to compare with the alternatives, the
+        places found, English?) for `_hits`."""
         if self.lang != "en":
-            return _scan(text, text, self._places(text), self.alts, False)
+            return text, self._places(text), False
         if not text.isascii() and any(ord(c) > 127 and c.lower() != c.upper() for c in set(text)):
             if self._whole is None:  # cased letters beyond ASCII: the one regex, as before
                 self._whole = _build_regex(tuple(self.alts), self.lang)
-            return self._whole.finditer(text)
+            return self._whole
         low = text.lower()  # as long as the text: its cased letters are all ASCII
         places = self._places(low)
         folded = self._folded_set
         confirmed = self._confirmed(text)  # a form beyond ASCII is found as re.I folds it
         if confirmed:  # then re.I's own folding, over the forms the text holds
             held = {k for _i, k in places if k not in folded} | set(confirmed)
-            return _term_regex(self._in_order(held), self.lang).finditer(text)
+            return _term_regex(self._in_order(held), self.lang)
         if folded:
             places = [(i, k) for i, k in places if k not in folded]
-        return _scan(text, low, places, self.alts, True)
+        return low, places, True
 
 
 def _automaton(alts: list[str]) -> ahocorasick.Automaton:
@@ -123,13 +147,14 @@ def _is_word(c: str) -> bool:
     return c.isalnum() or c == "_" or c == "-"
 
 
-def _scan(
-    text: str, low: str, places: list[tuple[int, int]], alts: list[str], english: bool
-) -> Iterator[Found]:
-    """What `_build_regex(held, lang).finditer(text)` yields (`held`: the alternatives of
-    `places`, in the order of `alts`), without compiling it: at each start, left to right, the
-    first alternative there (by its place in `alts`) that ends as a word ends (`low`: the text
-    to compare with the lower-cased `alts`, as long as `text`)."""
+def _hits(
+    low: str, places: list[tuple[int, int]], alts: list[str], english: bool
+) -> Iterator[tuple[int, int, int, int]]:
+    """(start, stem end, end, place in `alts`) of what `_build_regex(held, lang).finditer`
+    yields over the text (`held`: the alternatives of `places`, in the order of `alts`), without
+    compiling it: at each start, left to right, the first alternative there (by its place in
+    `alts`) that ends as a word ends (`low`: the text to compare with the lower-cased `alts`, as
+    long as the text)."""
     n = len(low)
     pos = 0
     for i, k in sorted(places):
@@ -137,13 +162,13 @@ def _scan(
             continue
         stem = i + len(alts[k])
         if not english:
-            yield Found(text, i, stem, stem)
+            yield i, stem, stem, k
             pos = stem
             continue
         for ending in ("s", "es", ""):  # a plural ending or none, then a word end
             end = stem + len(ending)
             if low.startswith(ending, stem) and (end == n or not _is_word(low[end])):
-                yield Found(text, i, stem, end)
+                yield i, stem, end, k
                 pos = end
                 break
 
@@ -183,9 +208,9 @@ def term_uses(
     already used before it, updated), in text order."""
     if pattern is None:
         return
-    for m in pattern.finditer(text):
-        target = anchors.get(m.group(1).lower())
+    for start, end, form in pattern.uses(text):
+        target = anchors.get(form)
         if target is None or target in seen:
             continue
         seen.add(target)
-        yield m.start(), m.end(), target
+        yield start, end, target

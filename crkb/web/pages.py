@@ -362,9 +362,13 @@ def translation(version: str) -> ResponseReturnValue:
 def _helpers() -> dict[str, Any]:
     from urllib.parse import urlencode
 
+    start: list[str] = []  # the path and the other arguments, made on first use (3 per page)
+
     def lang_url(choice: str) -> str:
-        args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
-        return request.path + "?" + urlencode([*args, ("lang", choice)])
+        if not start:
+            args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+            start.append(request.path + "?" + (urlencode(args) + "&" if args else ""))
+        return start[0] + urlencode([("lang", choice)])
 
     return {"lang_url": lang_url}
 
