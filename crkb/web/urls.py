@@ -21,6 +21,7 @@ _STAND_IN = "QcrkbUrlArg{}Q"  # plain letters too: the URL holds them as they ar
 _STAND_INS = re.compile(r"QcrkbUrlArg(\d+)Q")
 KEPT = "crkb urls"  # app.extensions: (endpoint, names, adapter's place) → format string or None
 
+MAX_KEPT = 512  # patterns per app: a few dozen endpoints and argument sets, per host served
 Pattern = str | None
 
 
@@ -47,6 +48,8 @@ def url_for(endpoint: str, /, **values: Any) -> str:  # noqa: ANN401 - flask.url
     try:
         pattern = kept[key]
     except KeyError:
+        if len(kept) >= MAX_KEPT:  # the host is the client's to name: never grows unbounded
+            kept.clear()
         pattern = kept[key] = _pattern(endpoint, list(values))
     if pattern is None:
         return flask.url_for(endpoint, **values)
