@@ -62,8 +62,9 @@ def _pattern(endpoint: str, names: list[str]) -> Pattern:
     app = flask.current_app
     if any(app.url_default_functions.values()) or app.url_map.sort_parameters:
         return None  # defaults injected, or query arguments sorted by value: never kept
+    stand_ins: dict[str, Any] = {n: _STAND_IN.format(i) for i, n in enumerate(names)}
     try:
-        built = flask.url_for(endpoint, **{n: _STAND_IN.format(i) for i, n in enumerate(names)})
+        built = flask.url_for(endpoint, **stand_ins)
     except Exception:  # noqa: BLE001 - the caller's own url_for raises it properly
         return None
     found = [int(m.group(1)) for m in _STAND_INS.finditer(built)]
