@@ -156,6 +156,38 @@ def test_a_page_rendered_by_one_worker_is_served_by_another(
     assert second.status_code == 200 and second.get_data() == first.get_data()
 
 
+@pytest.mark.parametrize("page_cache", [True, False])
+def test_a_column_rendered_by_one_worker_is_shown_by_another(
+    archive_build: Path, store: Store, monkeypatch: pytest.MonkeyPatch, page_cache: bool
+) -> None:
+    """A column is written to disk with the page that shows it, or when the request ends if no
+    page is kept: another worker showing it on another page does not render it again."""
+    from crkb.store import reads
+    from crkb.views.params import url_rule_number
+
+    version = "2012-07-01"  # no Chinese text: the `both` page shows the English column alone
+    disk = DiskCache(current_build(archive_build) / CACHE_NAME)
+    number = next(
+        n
+        for n in reads.numbers(store, store.doc_id(version, "en") or 0)
+        if url_rule_number(n) == n
+        and disk.get(fragments.DISK_PREFIX + fragments.fragment_name(version, "en", n, {})) is None
+    )
+    disk.close()
+    url = f"/v/{version}/rules/{number}"
+    first = create_app({"DATA": str(archive_build), "PAGE_CACHE": page_cache}).test_client()
+    shown = first.get(f"{url}?lang=en").get_data(as_text=True)
+
+    def no_rendering(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the column was rendered again")
+
+    monkeypatch.setattr(fragments, "render_column", no_rendering)
+    second = create_app({"DATA": str(archive_build)}).test_client().get(f"{url}?lang=both")
+    assert second.status_code == 200
+    column = shown[shown.index('<article class="col"') : shown.index("</article>")]
+    assert column in second.get_data(as_text=True)
+
+
 # warm workers -----------------------------------------------------------------------------------
 def test_a_warmed_worker_has_jieba_opencc_and_the_index_loaded(archive_build: Path) -> None:
     from crkb.web.warm import warm

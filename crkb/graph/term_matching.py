@@ -54,54 +54,92 @@ class TermPattern:
         # forms whose case folds only as ASCII does, so `form in text.lower()` is exact
         self._plain = [a.isascii() or lang != "en" for a in alts]
         self._folded = [k for k, plain in enumerate(self._plain) if not plain]
+        self._folded_set = frozenset(self._folded)
+        self._any_folded: re.Pattern[str] | None = None
         self._whole: re.Pattern[str] | None = None
         self._finder: ahocorasick.Automaton | None = None
 
-    def _held(self, text: str) -> set[int]:
-        """The places in `alts` of the alternatives found in `text` (lower-cased for English)."""
+    def _places(self, text: str) -> list[tuple[int, int]]:
+        """(start, place in `alts`) of every occurrence of every alternative in `text` (lower-cased
+        for English), overlapping ones too."""
         if not self.alts:
-            return set()
+            return []
         if self._finder is None:
             self._finder = _automaton(self.alts)
-        return {k for _end, k in self._finder.iter(text)}
+        return [(end - size, k) for end, (k, size) in self._finder.iter(text)]
 
     def _in_order(self, held: set[int]) -> tuple[str, ...]:
         return tuple(self.alts[k] for k in sorted(held))
 
+    def _confirmed(self, text: str) -> list[int]:
+        """The forms beyond ASCII found in `text` as re.I folds them (one search when none is)."""
+        if not self._folded:
+            return []
+        if self._any_folded is None:
+            self._any_folded = _alone("|".join(re.escape(self.alts[k]) for k in self._folded))
+        if self._any_folded.search(text) is None:
+            return []
+        return [k for k in self._folded if _alone(re.escape(self.alts[k])).search(text)]
+
     def finditer(self, text: str) -> Iterator[re.Match[str] | Found]:
+        plan = self._plan(text)
+        if isinstance(plan, re.Pattern):
+            return plan.finditer(text)
+        low, places, english = plan
+        return (
+            Found(text, i, stem, end) for i, stem, end, _k in _hits(low, places, self.alts, english)
+        )
+
+    def uses(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """(start, end, the matched form lower-cased) of what `finditer` finds: `group(1)`
+        lower-cased is the alternative found there, with no match object to make."""
+        plan = self._plan(text)
+        if isinstance(plan, re.Pattern):
+            for m in plan.finditer(text):
+                yield m.start(), m.end(), m.group(1).lower()
+            return
+        low, places, english = plan
+        alts = self.alts
+        for i, _stem, end, k in _hits(low, places, alts, english):
+            yield i, end, alts[k]
+
+    def _plan(self, text: str) -> re.Pattern[str] | tuple[str, list[tuple[int, int]], bool]:
+        """The regex to run over `text`, or (the text to compare with the alternatives, the
+        places found, English?) for `_hits`."""
         if self.lang != "en":
-            return _scan(text, text, self._in_order(self._held(text)), False)
-        if any(ord(c) > 127 and c.lower() != c.upper() for c in text):
+            return text, self._places(text), False
+        if not text.isascii() and any(ord(c) > 127 and c.lower() != c.upper() for c in set(text)):
             if self._whole is None:  # cased letters beyond ASCII: the one regex, as before
                 self._whole = _build_regex(tuple(self.alts), self.lang)
-            return self._whole.finditer(text)
+            return self._whole
         low = text.lower()  # as long as the text: its cased letters are all ASCII
-        held = self._held(low)
-        for k in self._folded:  # a form beyond ASCII is found as re.I folds it
-            if _alone(self.alts[k]).search(text):
-                held.add(k)
-            else:
-                held.discard(k)
-        present = self._in_order(held)
-        if not all(a.isascii() for a in present):  # a form beyond ASCII: re.I's own folding
-            return _term_regex(present, self.lang).finditer(text)
-        return _scan(text, low, present, True)
+        places = self._places(low)
+        folded = self._folded_set
+        confirmed = self._confirmed(text)  # a form beyond ASCII is found as re.I folds it
+        if confirmed:  # then re.I's own folding, over the forms the text holds
+            held = {k for _i, k in places if k not in folded} | set(confirmed)
+            return _term_regex(self._in_order(held), self.lang)
+        if folded:
+            places = [(i, k) for i, k in places if k not in folded]
+        return low, places, True
 
 
 def _automaton(alts: list[str]) -> ahocorasick.Automaton:
-    """Every alternative in one Aho-Corasick automaton, valued by its place in `alts`."""
+    """Every alternative in one Aho-Corasick automaton, valued by (its place in `alts`, its
+    length less one): a hit ending at `end` starts at `end - (length - 1)`."""
     finder = ahocorasick.Automaton()
     for k, a in enumerate(alts):
-        finder.add_word(a, k)
+        finder.add_word(a, (k, len(a) - 1))
     if alts:
         finder.make_automaton()
     return finder
 
 
 @functools.lru_cache(maxsize=1024)  # the few forms beyond ASCII of the glossaries
-def _alone(form: str) -> re.Pattern[str]:
-    """A form alone, as re.I folds it: where it is not found, the alternation cannot match it."""
-    return re.compile(re.escape(form), re.I)
+def _alone(escaped: str) -> re.Pattern[str]:
+    """Forms alone (a regex), as re.I folds them: where none is found, the alternation cannot
+    match them."""
+    return re.compile(escaped, re.I)
 
 
 def _is_word(c: str) -> bool:
@@ -109,39 +147,28 @@ def _is_word(c: str) -> bool:
     return c.isalnum() or c == "_" or c == "-"
 
 
-def _scan(text: str, low: str, alts: tuple[str, ...], english: bool) -> Iterator[Found]:
-    """What `_build_regex(alts, lang).finditer(text)` yields, without compiling it (`low`:
-    the text to compare with the lower-cased `alts`, as long as `text`)."""
-    starts: set[int] = set()
-    for a in alts:
-        i = low.find(a)
-        while i >= 0:
-            starts.add(i)
-            i = low.find(a, i + 1)
+def _hits(
+    low: str, places: list[tuple[int, int]], alts: list[str], english: bool
+) -> Iterator[tuple[int, int, int, int]]:
+    """(start, stem end, end, place in `alts`) of what `_build_regex(held, lang).finditer`
+    yields over the text (`held`: the alternatives of `places`, in the order of `alts`), without
+    compiling it: at each start, left to right, the first alternative there (by its place in
+    `alts`) that ends as a word ends (`low`: the text to compare with the lower-cased `alts`, as
+    long as the text)."""
     n = len(low)
     pos = 0
-    for i in sorted(starts):
+    for i, k in sorted(places):
         if i < pos or (english and i > 0 and _is_word(low[i - 1])):
             continue
-        for a in alts:
-            if not low.startswith(a, i):
-                continue
-            stem = i + len(a)
-            if not english:
-                yield Found(text, i, stem, stem)
-                pos = stem
-                break
-            end = next(
-                (
-                    stem + len(e)
-                    for e in ("s", "es", "")
-                    if low.startswith(e, stem)
-                    and (stem + len(e) == n or not _is_word(low[stem + len(e)]))
-                ),
-                None,
-            )
-            if end is not None:
-                yield Found(text, i, stem, end)
+        stem = i + len(alts[k])
+        if not english:
+            yield i, stem, stem, k
+            pos = stem
+            continue
+        for ending in ("s", "es", ""):  # a plural ending or none, then a word end
+            end = stem + len(ending)
+            if low.startswith(ending, stem) and (end == n or not _is_word(low[end])):
+                yield i, stem, end, k
                 pos = end
                 break
 
@@ -181,9 +208,9 @@ def term_uses(
     already used before it, updated), in text order."""
     if pattern is None:
         return
-    for m in pattern.finditer(text):
-        target = anchors.get(m.group(1).lower())
+    for start, end, form in pattern.uses(text):
+        target = anchors.get(form)
         if target is None or target in seen:
             continue
         seen.add(target)
-        yield m.start(), m.end(), target
+        yield start, end, target

@@ -268,6 +268,7 @@ class Store:
         self.meta = meta
         self._aliases: dict[str, str] | None = None
         self._version_ids: dict[str | None, list[str]] = {}
+        self._doc_ids: dict[tuple[str, str], int] = {}
         self._docs: dict[tuple[str, str], Document] = {}
         self.cache: dict[str, Any] = {}  # derived objects (lineages, diffs) built on first use
 
@@ -336,10 +337,20 @@ class Store:
 
     # documents ----------------------------------------------------------------------------
     def doc_id(self, version: str, lang: str) -> int | None:
+        """The document id of a text, read once per open store (a page asks several times)."""
+        key = (version, lang)
+        try:
+            return self._doc_ids[key]
+        except KeyError:
+            pass
         row = self.conn.execute(
             "SELECT id FROM documents WHERE version=? AND lang=?", (version, lang)
         ).fetchone()
-        return row[0] if row else None
+        if row is None:
+            return None  # not kept: the names asked for are not bounded, the texts are
+        found: int = row[0]
+        self._doc_ids[key] = found
+        return found
 
     def document(self, version: str, lang: str) -> Document:
         """The whole Document of a version and language (cached)."""

@@ -34,8 +34,18 @@ def current_build(data: Path) -> Path:
 
 def current_id(data: Path) -> str | None:
     """The current build's id, or None; cheap enough to call on every request."""
+    return link_target(current_link(data))
+
+
+def current_link(data: Path) -> str:
+    """The path of the `current` link, for `link_target` (a page reads it several times)."""
+    return str(data / "current")
+
+
+def link_target(link: str) -> str | None:
+    """What the link `link` points to (the current build's id), or None."""
     try:
-        return os.readlink(data / "current")
+        return os.readlink(link)
     except OSError:
         return None
 

@@ -15,7 +15,7 @@ __all__ = ["create_app"]
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A Flask app serving `CRKB_DATA` (or test_config["DATA"]); the store opens on first use."""
     from crkb import config
-    from crkb.web import api, conditional, download, errors, forward, pages, serving, stored
+    from crkb.web import api, conditional, download, errors, forward, pages, serving, stored, urls
     from crkb.web.state import Served
 
     app = Flask(
@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    app.jinja_env.globals["url_for"] = urls.url_for  # flask.url_for's answers, from kept patterns
     # DefaultJSONProvider's settings; the JSONProvider base type does not declare them
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]

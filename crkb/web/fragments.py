@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cachetools import LRUCache
-from flask import render_template, url_for
+from flask import current_app
 from markupsafe import Markup
 
 from crkb.graph.term_matching import anchor
@@ -25,6 +25,7 @@ from crkb.store.db import Store
 from crkb.store.diskcache import DiskCache
 from crkb.web import data
 from crkb.web.render import Terms, linked
+from crkb.web.urls import url_for
 
 # Stand-ins for the versions in a column's links (the page's, the text's own): plain letters,
 # so url_for leaves them be, and never in a rule text (checked before a column is kept).
@@ -74,7 +75,8 @@ class Fragments:
 
     def put(self, name: str, text: str) -> None:
         self._remember(name, text)
-        self.disk.put(DISK_PREFIX + name, text.encode("utf-8"))
+        # written with the page that shows it (or when the request ends): one transaction
+        self.disk.put(DISK_PREFIX + name, text.encode("utf-8"), later=True)
 
 
 def fragment_name(version: str, lang: str, number: str, badges: Badges) -> str:
@@ -112,8 +114,8 @@ def render_column(col: data.Column, badges: Badges, link_version: str | None, ve
     def render(c: data.Column, para: data.Para, seen: set[str] | None) -> Markup:
         return linked(para.text, para.links, rule_url, c.hover, c.terms, glossary_url, seen)
 
-    html = render_template(
-        "_column.html",
+    # the template alone, without Flask's context processors and signals: it uses none of them
+    html = current_app.jinja_env.get_template("_column.html").render(
         col=dataclasses.replace(col, version=version),
         badges={col.lang: badges},
         render=render,

@@ -16,7 +16,7 @@ from crkb.numbers import normalise
 from crkb.search.engine import Searcher
 from crkb.store.db import Store
 from crkb.views import params, shapes
-from crkb.web import data, fragments
+from crkb.web import data, fragments, urls
 from crkb.web.render import Link, Terms, highlight, linked
 from crkb.web.serving import lang_choice, served
 
@@ -68,8 +68,8 @@ def _version_form(store: Store, vid: str) -> Callable[[str], Markup]:
 
 def rule_url(number: str, version: str | None) -> str:
     if version is None:
-        return url_for("pages.rule", number=number)
-    return url_for("pages.versioned_rule", version=version, number=number)
+        return urls.url_for("pages.rule", number=number)
+    return urls.url_for("pages.versioned_rule", version=version, number=number)
 
 
 def _terms(store: Store, version: str, lang: str) -> Terms:
@@ -390,9 +390,13 @@ def translation(version: str) -> ResponseReturnValue:
 def _helpers() -> dict[str, Any]:
     from urllib.parse import urlencode
 
+    start: list[str] = []  # the path and the other arguments, made on first use (3 per page)
+
     def lang_url(choice: str) -> str:
-        args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
-        return request.path + "?" + urlencode([*args, ("lang", choice)])
+        if not start:
+            args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+            start.append(request.path + "?" + (urlencode(args) + "&" if args else ""))
+        return start[0] + urlencode([("lang", choice)])
 
     return {"lang_url": lang_url}
 

@@ -6,7 +6,7 @@ import functools
 import html
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
@@ -30,6 +30,8 @@ class Terms:
     pattern: TermPattern | None
     anchors: dict[str, str]  # matched form (lower-cased) → glossary anchor
     hovers: dict[str, str]  # anchor → definition (shortened)
+    # anchor → the escaped rest of its link after `#` (made on first use: most pages link terms)
+    tails: dict[str, str] = field(default_factory=dict)
 
 
 def shorten(text: str, limit: int = 220) -> str:
@@ -96,12 +98,16 @@ def _terms_html(text: str, terms: Terms | None, seen: set[str], glossary_url: st
         return str(escape(text))
     out: list[str] = []
     last = 0
+    head = ""
     for start, end, target in term_uses(text, terms.pattern, terms.anchors, seen):
         out.append(str(escape(text[last:start])))
-        out.append(
-            f'<a class="term" href="{escape(glossary_url)}#{escape(target)}"'
-            f' title="{escape(terms.hovers.get(target, ""))}">{escape(text[start:end])}</a>'
-        )
+        if not head:
+            head = f'<a class="term" href="{escape(glossary_url)}#'
+        tail = terms.tails.get(target)
+        if tail is None:
+            hover = terms.hovers.get(target, "")
+            tail = terms.tails[target] = f'{escape(target)}" title="{escape(hover)}">'
+        out.append(f"{head}{tail}{escape(text[start:end])}</a>")
         last = end
     out.append(str(escape(text[last:])))
     return "".join(out)

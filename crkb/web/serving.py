@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from flask import Flask, Response, current_app, g, request
 from werkzeug.http import dump_cookie
@@ -68,9 +69,23 @@ def lang_cookie(req: Request) -> str | None:
     asked = req.args.get("lang")
     if asked not in LANG_CHOICES or req.cookies.get(LANG_COOKIE) == asked:
         return None
-    return dump_cookie(
-        LANG_COOKIE, asked, max_age=LANG_COOKIE_AGE, path="/", samesite="Lax", httponly=True
-    )
+    now = int(time.time())
+    kept = _COOKIES.get(asked)
+    if kept is None or kept[0] != now:  # the same value all through one second
+        value = dump_cookie(
+            LANG_COOKIE,
+            asked,
+            max_age=LANG_COOKIE_AGE,
+            expires=now + LANG_COOKIE_AGE,  # what max_age alone gives, to the second
+            path="/",
+            samesite="Lax",
+            httponly=True,
+        )
+        kept = _COOKIES[asked] = (now, value)
+    return kept[1]
+
+
+_COOKIES: dict[str, tuple[int, str]] = {}  # choice → (second, its Set-Cookie value then)
 
 
 def _cache_key() -> tuple[object, ...] | None:
@@ -148,6 +163,11 @@ def _finish(resp: Response) -> Response:
     return resp
 
 
+def _flush(_error: BaseException | None) -> None:
+    served().flush()  # a column rendered for a page not kept (an error, no page cache)
+
+
 def register(app: Flask) -> None:
     app.before_request(_from_cache)
     app.after_request(_finish)
+    app.teardown_request(_flush)

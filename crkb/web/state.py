@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +13,7 @@ from cachetools import LRUCache
 from crkb.errors import StoreError
 from crkb.store.db import DB_NAME, Store
 from crkb.store.diskcache import CACHE_NAME, DiskCache
-from crkb.store.location import INDEX_DIR, current_build, current_id
+from crkb.store.location import INDEX_DIR, current_build, current_link, link_target
 from crkb.web.fragments import Fragments
 
 TERMS_KEPT = 48  # glossary matchers (~0.15 MB each): every text of the releases in use, EN and ZH
@@ -73,12 +74,15 @@ class Served:
         self.terms: LRUCache[tuple[object, ...], object] = LRUCache(maxsize=TERMS_KEPT)
         self.pages = PageCache()
         self._fragments: Fragments | None = None
+        self._fragments_of: Store | None = None  # the store `_fragments` is beside
+        self._link = current_link(data)
+        self._reviews: Path | None = None
         self._lock = threading.Lock()
         self._memo_lock = threading.Lock()
 
     def current(self) -> tuple[str, Store]:
         """(build id, Store) of the newest published build; the old one stays if the new fails."""
-        cid = current_id(self.data)
+        cid = link_target(self._link)
         if cid is not None and cid == self.build_id and self.store is not None:
             return cid, self.store
         with self._lock:
@@ -102,21 +106,32 @@ class Served:
         """The rendered rule columns kept beside the build being served."""
         _bid, store = self.current()
         kept = self._fragments
-        if kept is None or kept.disk.path != store.path.parent / CACHE_NAME:
-            kept = self._fragments = Fragments(DiskCache(store.path.parent / CACHE_NAME))
+        if kept is None or self._fragments_of is not store:
+            path = store.path.parent / CACHE_NAME
+            if kept is None or kept.disk.path != path:
+                kept = self._fragments = Fragments(DiskCache(path))
+            self._fragments_of = store
         return kept
 
     def disk(self) -> DiskCache:
         """The cache on disk beside the build being served (pages and columns)."""
         return self.fragments().disk
 
+    def flush(self) -> None:
+        """Write what the cache on disk left for later (at the end of every request)."""
+        kept = self._fragments
+        if kept is not None:
+            kept.disk.flush()
+
     def reviews_stamp(self) -> int:
         """When the translators' review file last changed: rule pages badge open findings, so a
         new verdict must not be hidden by a cached page."""
-        from crkb.checks.store_findings import reviews_path
+        if self._reviews is None:
+            from crkb.checks.store_findings import reviews_path
 
+            self._reviews = reviews_path(self.data)
         try:
-            return reviews_path(self.data).stat().st_mtime_ns
+            return os.stat(self._reviews).st_mtime_ns
         except OSError:
             return 0
 
