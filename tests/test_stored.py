@@ -102,8 +102,8 @@ def test_without_a_build_the_app_says_so(tmp_path: Path) -> None:
 def test_a_search_hit_links_where_url_for_does(
     app: Flask, number: str, version: str | None, lang: str | None
 ) -> None:
-    """Search pages make their ~80 rule links directly (crkb/web/pages.rule_href); each is the
-    address Flask's url_for gives, under a mount point too."""
+    """Search pages make their ~80 rule links from kept patterns (crkb/web/pages.rule_href over
+    crkb/web/urls.py); each is the address Flask's url_for gives, under a mount point too."""
     from flask import url_for
 
     from crkb.web.pages import rule_href

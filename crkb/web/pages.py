@@ -307,19 +307,12 @@ def _search_versions(store: Store, chosen: str | None) -> Markup:
     return Markup(served().memoised(("search versions", chosen), make))
 
 
-_PLAIN = re.compile(r"[0-9A-Za-z.-]+")
-
-
 def rule_href(number: str, version: str | None = None, lang: str | None = None) -> str:
-    """url_for's address of a rule page (pinned to `version`, with `?lang=`), made directly for
-    the plain numbers and dates rules have: a search page links ~80 rules."""
-    if not all(_PLAIN.fullmatch(x) for x in (number, version or "-", lang or "-")):
-        query: dict[str, Any] = {"lang": lang} if lang else {}
-        if version is None:
-            return url_for("pages.rule", number=number, **query)
-        return url_for("pages.versioned_rule", version=version, number=number, **query)
-    path = f"/rules/{number}" if version is None else f"/v/{version}/rules/{number}"
-    return request.script_root + path + (f"?lang={lang}" if lang else "")
+    """The address of a rule page, pinned to `version` (None: unpinned), with `?lang=`."""
+    query: dict[str, Any] = {"lang": lang} if lang else {}
+    if version is None:
+        return urls.url_for("pages.rule", number=number, **query)
+    return urls.url_for("pages.versioned_rule", version=version, number=number, **query)
 
 
 @bp.get("/rules/<number>/history")
