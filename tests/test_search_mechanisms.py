@@ -5,24 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from crkb.model import Document, GlossaryEntry, Rule
-from crkb.numbers import parent_of
+from crkb.model import GlossaryEntry
 from crkb.search import topics
 from crkb.search.analysis import term_key
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.question import CLASS, FORMER, understand_en, understand_zh
 from crkb.search.synonyms import classes, former_names_zh
-
-
-def _doc(
-    lang: str, rows: list[tuple[str, str, str, str | None]], glossary: list[GlossaryEntry]
-) -> Document:
-    rules = [Rule(n, k, t, title, parent=parent_of(n)) for n, k, t, title in rows]
-    return Document(
-        lang, "2030-01-01", f"{lang}/2030-01-01.txt", "txt", rules=rules, glossary=glossary
-    )
-
+from tests.documents import document
 
 EN = [
     ("200", "section", "Widget Boxes", "Widget Boxes"),
@@ -65,7 +55,7 @@ ZH_GLOSSARY = [
 @pytest.fixture(scope="module")
 def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("mechanisms") / "index"
-    docs = [_doc("en", EN, EN_GLOSSARY), _doc("zh", ZH, ZH_GLOSSARY)]
+    docs = [document("en", EN, EN_GLOSSARY), document("zh", ZH, ZH_GLOSSARY)]
     build_index(d, docs, {"Gizmo": "小玩意", "Untap Step": "重置步骤"})
     return Searcher(d)
 

@@ -6,23 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from crkb.model import Document, GlossaryEntry, Rule
-from crkb.numbers import parent_of
+from crkb.model import GlossaryEntry
 from crkb.search import numerals, ranking
 from crkb.search.analysis import stem
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.question import negation_pairs, understand_en, understand_zh
-
-
-def _doc(
-    lang: str, rows: list[tuple[str, str, str, str | None]], glossary: list[GlossaryEntry]
-) -> Document:
-    rules = [Rule(n, k, t, title, parent=parent_of(n)) for n, k, t, title in rows]
-    return Document(
-        lang, "2030-01-01", f"{lang}/2030-01-01.txt", "txt", rules=rules, glossary=glossary
-    )
-
+from tests.documents import document
 
 EN = [
     ("300", "section", "Gadgets", "Gadgets"),
@@ -66,7 +56,7 @@ ZH = [
 def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("questions") / "index"
     gloss = [GlossaryEntry("Jam", "A widget that can't spin because its sprockets are bent.")]
-    build_index(d, [_doc("en", EN, gloss), _doc("zh", ZH, [])], {"Widget": "小器具"})
+    build_index(d, [document("en", EN, gloss), document("zh", ZH, [])], {"Widget": "小器具"})
     return Searcher(d)
 
 

@@ -103,14 +103,7 @@ class DiskCache:
         if conn is None or self._full:
             return
         try:
-            with conn:
-                conn.executemany(
-                    "INSERT OR IGNORE INTO blobs VALUES (?, ?)",
-                    [(d, WHOLE + b) for _n, d, b in items],
-                )
-                conn.executemany(
-                    "INSERT OR REPLACE INTO names VALUES (?, ?)", [(n, d) for n, d, _b in items]
-                )
+            _insert(conn, items)
             self._full = self.path.stat().st_size > self.max_bytes
         except (sqlite3.Error, OSError):
             pass
@@ -124,14 +117,7 @@ class DiskCache:
                 return
             try:
                 conn.execute("PRAGMA busy_timeout=10000")  # serving workers write briefly
-                with conn:
-                    conn.executemany(
-                        "INSERT OR IGNORE INTO blobs VALUES (?, ?)",
-                        [(d, WHOLE + b) for _n, d, b in rows],
-                    )
-                    conn.executemany(
-                        "INSERT OR REPLACE INTO names VALUES (?, ?)", [(n, d) for n, d, _b in rows]
-                    )
+                _insert(conn, rows)
             except sqlite3.Error:
                 pass
             finally:
@@ -157,6 +143,17 @@ class DiskCache:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+def _insert(conn: sqlite3.Connection, rows: list[tuple[str, bytes, bytes]]) -> None:
+    """(name, digest, body) rows in one transaction, each content stored once."""
+    with conn:
+        conn.executemany(
+            "INSERT OR IGNORE INTO blobs VALUES (?, ?)", [(d, WHOLE + b) for _n, d, b in rows]
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO names VALUES (?, ?)", [(n, d) for n, d, _b in rows]
+        )
 
 
 def _unpack(stored: bytes) -> bytes:
