@@ -55,3 +55,29 @@ def test_a_page_under_a_script_root_links_under_it(archive_build: Path) -> None:
         built = [link for link in links if not link.startswith("/v/2012-07-01/?lang=")]
         assert len(built) > 100 and all(link.startswith("/crkb/") for link in built), built
         assert "/crkb/v/2012-07-01/rules/702" in built and "/crkb/static/crkb.css" in built
+
+
+def test_a_rule_page_under_a_script_root_links_under_it_whoever_rendered_it_first(
+    archive_build: Path,
+) -> None:
+    """Columns and pages are kept for every worker: one rendered at the root (as the build
+    pre-renders the newest release) still links below a proxy's path when served there, and one
+    rendered there first still links at the root when served at the root."""
+    client = create_app({"DATA": str(archive_build)}).test_client()
+
+    def links(page: bytes) -> list[str]:
+        return re.findall(r'(?:href|action)="(/[^"]*)"', page.decode())
+
+    for url in ("/rules/702.19?lang=both", "/v/2012-07-01/rules/613.1?lang=zh"):
+        at_root = client.get(url)
+        below = client.get(url, base_url="http://localhost/crkb/")
+        again = client.get(url)
+        assert at_root.status_code == below.status_code == again.status_code == 200
+        assert again.get_data() == at_root.get_data()
+        rule_links = [x for x in links(below.get_data()) if "/rules/" in x]
+        assert len(rule_links) > 5 and all(x.startswith("/crkb/") for x in rule_links), rule_links
+        assert not any(x.startswith("/crkb/") for x in links(at_root.get_data()))
+    first_below = client.get("/v/2013-02-01/rules/702.2?lang=en", base_url="http://localhost/crkb/")
+    then_root = client.get("/v/2013-02-01/rules/702.2?lang=en")
+    assert all(x.startswith("/crkb/") for x in links(first_below.get_data()))
+    assert not any(x.startswith("/crkb/") for x in links(then_root.get_data()))

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cachetools import LRUCache
-from flask import current_app
+from flask import current_app, request
 from markupsafe import Markup
 
 from crkb.graph.term_matching import anchor
@@ -125,14 +125,23 @@ def render_column(col: data.Column, badges: Badges, link_version: str | None, ve
     return html[:-1] if html.endswith("\n") else html
 
 
-def fill(html: str, version: str, link_version: str | None) -> Markup:
+def fill(html: str, version: str, link_version: str | None, root: str = "") -> Markup:
     """A kept column for one page: its rule links pinned to `link_version` (or unpinned), its
-    other links to the column's own `version`."""
+    other links to the column's own `version`, all below `root` (the request's script root)."""
     if link_version is None:
         html = html.replace(f"/v/{LINK_MARK}/rules/", "/rules/")
     else:
         html = html.replace(f"/v/{LINK_MARK}/", f"/v/{link_version}/")
+    if root:
+        html = html.replace(' href="/', f' href="{root}/')
     return Markup(html.replace(VERSION_MARK, version))
+
+
+def rootless(html: str, root: str) -> str:
+    """A column as kept for every mount point: its links without the script root of the request
+    that rendered it (every link in a column is one url_for made; rule text is escaped, so its
+    own quotes never read as an attribute)."""
+    return html.replace(f' href="{root}/', ' href="/') if root else html
 
 
 def column_html(
@@ -154,9 +163,9 @@ def column_html(
             return Markup("")
         if marks_in_text(full):  # never: but then the text must not be touched by fill()
             return Markup(render_column(full, badges, link_version, col.version))
-        html = render_column(full, badges, LINK_MARK, VERSION_MARK)
+        html = rootless(render_column(full, badges, LINK_MARK, VERSION_MARK), request.script_root)
         fragments.put(name, html)
-    return fill(html, col.version, link_version)
+    return fill(html, col.version, link_version, request.script_root)
 
 
 def marks_in_text(col: data.Column) -> bool:

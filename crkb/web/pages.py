@@ -388,7 +388,8 @@ def _helpers() -> dict[str, Any]:
     def lang_url(choice: str) -> str:
         if not start:
             args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
-            start.append(request.path + "?" + (urlencode(args) + "&" if args else ""))
+            query = urlencode(args) + "&" if args else ""
+            start.append(f"{request.script_root}{request.path}?{query}")
         return start[0] + urlencode([("lang", choice)])
 
     return {"lang_url": lang_url}

@@ -61,7 +61,9 @@ def page_key(kept: Served, req: Request) -> tuple[object, ...] | None:
     query = req.query_string
     if query in _LANG_ONLY and _RULE_PAGE.match(req.path):
         query = b""  # a rule page is its path and the language choice: `?lang=` is that choice
-    return (build_id, kept.reviews_stamp(), req.path, query, choice_of(req))
+    # the script root too: a page's links are below it (a proxy may mount the service on a path)
+    where = req.script_root + req.path
+    return (build_id, kept.reviews_stamp(), where, query, choice_of(req))
 
 
 def lang_cookie(req: Request) -> str | None:
