@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from html import escape
 
 from crkb.graph.references import occurrences
-from crkb.graph.term_matching import TermPattern, term_forms, term_uses
+from crkb.graph.term_matching import TermPattern, glossary_anchors, longest_first, term_uses
 from crkb.model import Reference
 
 
@@ -21,17 +21,8 @@ class Terms:
 
 def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
     """A matcher over the glossary's current (not obsolete) terms and their comma variants."""
-    anchors: dict[str, str] = {}
-    for term, _text in entries:
-        found = term_forms(term, lang)
-        if found is None:
-            continue
-        target, forms = found
-        for form in forms:
-            anchors.setdefault(form, target)
-    if not anchors:
-        return Terms(None, {})
-    return Terms(TermPattern(sorted(anchors, key=len, reverse=True), lang), anchors)
+    anchors, _texts = glossary_anchors(entries, lang)
+    return Terms(longest_first(anchors, lang), anchors)
 
 
 def spans(text: str, refs: Iterable[Reference]) -> list[tuple[int, int, list[str]]]:

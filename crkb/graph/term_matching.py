@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import ahocorasick
 
@@ -199,6 +199,29 @@ def term_forms(term: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
         if len(form) >= MIN_TERM.get(lang, 2):
             forms.append(form.lower())
     return anchor(term), tuple(forms)
+
+
+def glossary_anchors(
+    entries: Iterable[tuple[str, str]], lang: str
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(matched form → its entry's anchor, anchor → the entry's text) over a glossary's current
+    (not obsolete) terms and their comma variants: what the pages and the pack link."""
+    anchors: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    for term, text in entries:
+        found = term_forms(term, lang)
+        if found is None:
+            continue
+        target, forms = found
+        texts[target] = text
+        for form in forms:
+            anchors.setdefault(form, target)
+    return anchors, texts
+
+
+def longest_first(anchors: dict[str, str], lang: str) -> TermPattern | None:
+    """The matcher over these forms, the longest tried first; None when there are none."""
+    return TermPattern(sorted(anchors, key=len, reverse=True), lang) if anchors else None
 
 
 def term_uses(

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup, escape
 
 from crkb.graph.references import occurrences
-from crkb.graph.term_matching import TermPattern, term_forms, term_uses
+from crkb.graph.term_matching import TermPattern, glossary_anchors, longest_first, term_uses
 
 
 @dataclass(slots=True)
@@ -47,20 +47,11 @@ def _hover(text: str) -> str:
 
 def glossary_terms(entries: Iterable[tuple[str, str]], lang: str) -> Terms:
     """A longest-first matcher over the glossary's current (not obsolete) terms."""
-    anchors: dict[str, str] = {}
-    hovers: dict[str, str] = {}
-    for term, text in entries:
-        found = term_forms(term, lang)
-        if found is None:
-            continue
-        target, forms = found
-        hovers[target] = _hover(text)
-        for form in forms:
-            anchors.setdefault(form, target)
+    anchors, texts = glossary_anchors(entries, lang)
     if not anchors:
         return Terms(None, {}, {})
-    pattern = TermPattern(sorted(anchors, key=len, reverse=True), lang)
-    return Terms(pattern, anchors, hovers)
+    hovers = {target: _hover(text) for target, text in texts.items()}
+    return Terms(longest_first(anchors, lang), anchors, hovers)
 
 
 def _spans(text: str, links: Iterable[Link]) -> list[tuple[int, int, Link]]:
