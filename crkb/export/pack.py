@@ -20,7 +20,7 @@ from crkb.errors import BadInput, NotFound, StoreError
 from crkb.export import pages, searchdata
 from crkb.graph.term_matching import anchor
 from crkb.store.db import DB_NAME, Store
-from crkb.store.location import current_build
+from crkb.store.location import current_build, swap_in
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 MARKER = "crkb-pack.json"
@@ -207,18 +207,6 @@ def _prepare_dest(dest: Path) -> None:
         raise BadInput(f"{dest}: not empty and not a crkb pack; give a new or empty folder")
 
 
-def _replace(tmp: Path, dest: Path) -> None:
-    """Swap the finished pack into place (the old one removed only once the new one is there)."""
-    old = dest.with_name(dest.name + ".old-pack")
-    if old.exists():
-        shutil.rmtree(old)
-    if dest.exists():
-        dest.rename(old)
-    tmp.rename(dest)
-    if old.exists():
-        shutil.rmtree(old)
-
-
 def export(
     data: Path,
     dest: Path,
@@ -267,7 +255,7 @@ def export(
             digest.update(f.encode() + b"\0" + (tmp / f).read_bytes())
         (tmp / "sw.js").write_text(service_worker(files, digest.hexdigest()[:12]), "utf-8")
         os.chmod(tmp, 0o755)
-        _replace(tmp, dest)
+        swap_in(tmp, dest, ".old-pack")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

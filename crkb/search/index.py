@@ -21,6 +21,7 @@ from crkb.graph.terms import split_variants
 from crkb.model import Document
 from crkb.numbers import parent_of
 from crkb.search import analysis
+from crkb.store.location import swap_in
 from crkb.store.wordfreq import FREQ_NAME
 
 META = "meta.json"
@@ -282,12 +283,4 @@ def build_index(
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")
     analysis.write_jieba_freq(tmp / FREQ_NAME)  # a server reads jieba's dictionary from it
     (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
-    index_dir = Path(index_dir)
-    old = Path(str(index_dir) + ".old")
-    if old.exists():
-        shutil.rmtree(old)
-    if index_dir.exists():
-        index_dir.rename(old)
-    tmp.rename(index_dir)
-    if old.exists():
-        shutil.rmtree(old)
+    swap_in(tmp, Path(index_dir))

@@ -73,6 +73,19 @@ def publish(data: Path, tmp: Path) -> Path:
     return final
 
 
+def swap_in(tmp: Path, dest: Path, old_suffix: str = ".old") -> None:
+    """Put the finished folder `tmp` at `dest` (a search index, a pack): the one there before is
+    moved aside and removed only once the new one is in place."""
+    old = dest.with_name(dest.name + old_suffix)
+    if old.exists():
+        shutil.rmtree(old)
+    if dest.exists():
+        dest.rename(old)
+    tmp.rename(dest)
+    if old.exists():
+        shutil.rmtree(old)
+
+
 def discard(tmp: Path) -> None:
     """Remove a failed build's directory; the current build is untouched."""
     shutil.rmtree(tmp, ignore_errors=True)
