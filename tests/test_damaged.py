@@ -126,6 +126,9 @@ INDEX_CASES = {
     "toc-garbage": (each("*.toc", overwrite), "damaged search index"),
     "meta-truncated": (each("meta.json", truncate), "no usable search index"),
     "missing": (shutil.rmtree, "no usable search index"),
+    "postings-truncated": (each("postings-*.npy", truncate), "damaged search index"),
+    "postings-garbage": (each("postings-*.npy", overwrite), "damaged search index"),
+    "postings-terms-garbage": (each("postings-terms.json", overwrite), "damaged search index"),
     "other-format": (
         edit_meta(lambda m: m.update(format=99)),
         "search index built by another version of crkb (format 99",

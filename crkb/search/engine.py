@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import bisect
-import heapq
 import json
 import pickle
 import re
 import struct
+import sys
 import threading
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
 from cachetools import LRUCache
 
 from crkb.errors import BadInput, NotFound, StoreError
@@ -23,6 +24,7 @@ from crkb.search import (
     analysis,
     highlight,
     numerals,
+    postings,
     querynumbers,
     ranking,
     synonyms,
@@ -32,7 +34,7 @@ from crkb.search import (
 from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
-from crkb.search.scoring import Scorer
+from crkb.search.scoring import Mask, Scorer
 from crkb.search.spelling import Speller
 from crkb.store.location import TERMS_FILE
 from crkb.store.wordfreq import FREQ_NAME
@@ -47,7 +49,8 @@ DEFINES_ZH = ("为", "是", "指")
 DETERMINERS = frozenset(["a", "an", "the", "one", "any", "each"])
 
 
-Record = list[Any]  # [lang, number, version ranges] of one indexed document (meta.json)
+Ranges = tuple[tuple[int, int], ...]  # inclusive runs of version ordinals
+Record = tuple[str, str, Ranges]  # (lang, number, version ranges) of one indexed document
 Fields = dict[str, tuple[float, float]]  # field → (BM25 boost, share of a match it counts as)
 # The rule's own text and title count whole; its parent's title less; its examples half.
 EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.5, 0.8)}
@@ -68,6 +71,19 @@ ASK_CAN_ZH = ("能", "可以", "可否")
 SUBJECT = 6  # a rule is about the words among its first so many
 POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
+STORED = (
+    7_000  # documents whose stored fields are kept (~6 MB): the newest release in both languages
+)
+
+
+class Stored(NamedTuple):
+    """What the engine reads of a document's stored fields."""
+
+    text: str
+    title: str | None
+    number: str
+    lang: str
+    cur: str | None  # a Chinese rule's number in the English release it was carried to
 
 
 @dataclass(frozen=True)
@@ -110,7 +126,18 @@ class Plan:
     needles: Needles
 
 
-def _in(ranges: list[list[int]], o: int) -> bool:
+def _records(rows: list[list[Any]]) -> list[Record]:
+    """meta.json's records, held compactly: each number and each run of versions once (a
+    worker keeps ~23k of them; as parsed lists they take ~7 MB, shared tuples ~2 MB)."""
+    shared: dict[Ranges, Ranges] = {}
+    out: list[Record] = []
+    for lang, number, rs in rows:
+        ranges = tuple((int(a), int(b)) for a, b in rs)
+        out.append((sys.intern(lang), sys.intern(number), shared.setdefault(ranges, ranges)))
+    return out
+
+
+def _in(ranges: Ranges | list[list[int]], o: int) -> bool:
     return any(a <= o <= b for a, b in ranges)
 
 
@@ -166,14 +193,14 @@ class Searcher:
         self._lock = threading.RLock()
         self._cutter: analysis.ChineseCutter | None = None
         self._t2s: Any = None  # opencc.OpenCC, loaded on first use
-        self._scopes: LRUCache[tuple[str, int], set[int]] = LRUCache(8)
-        self._spans: dict[str, list[tuple[int, int, int]]] | None = None
+        self._scopes: LRUCache[tuple[str, int], Mask] = LRUCache(32)
+        self._spans: dict[str, np.ndarray] | None = None  # lang → rows (first, last, docnum)
         self._by_number: dict[tuple[str, str], list[int]] = {}
         self._children: dict[tuple[str, str], list[str]] = {}
         try:
             self.versions: dict[str, list[str]] = meta["versions"]
             self.aliases: dict[str, str] = meta["aliases"]
-            self.records: list[Record] = meta["records"]
+            self.records: list[Record] = _records(meta["records"])
             self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
@@ -193,15 +220,22 @@ class Searcher:
             # Plain reads, not mmap: a mapped index counts whole in the process's RSS.
             ix = FileStorage(str(d), supports_mmap=False).open_index()
             self.searcher = ix.searcher(weighting=BM25F())
-            self.scorer = Scorer(self.searcher.reader())
+            reader = self.searcher.reader()
+            self.scorer = Scorer(postings.read(d, reader.doc_count_all()))
             self._docnum = self._docnums()
         except StoreError:
             raise
         except Exception as e:  # noqa: BLE001 - Whoosh signals a damaged index many ways
             raise StoreError(f"{d}: damaged search index ({_reason(e)}); {_REBUILD}") from None
-        self._rid_of = {d: rid for rid, d in enumerate(self._docnum)}
+        self._rid_of = [0] * len(self._docnum)  # docnum → rid
+        for rid, docnum in enumerate(self._docnum):
+            self._rid_of[docnum] = rid
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
-        self._texts: LRUCache[int, tuple[str, str | None]] = LRUCache(2048)
+        # the newest release's documents in both languages, read when warmed, and a share more
+        self._stored: LRUCache[int, Stored] = LRUCache(STORED)
+        self._heads: np.ndarray | None = None  # docnum → code of its section (number's head)
+        self._head_code: dict[str, int] = {}
+        self._lexical: tuple[list[str], np.ndarray] | None = None  # numbers in order, docnums
         self.weights: dict[str, float] = dict(weights.LEARNED)
 
     def _docnums(self) -> list[int]:
@@ -247,20 +281,27 @@ class Searcher:
         self.to_simplified("時")
         for lang, vs in self.versions.items():
             if vs:
-                self._scope(lang, len(vs) - 1)
+                for d in np.flatnonzero(self._scope(lang, len(vs) - 1))[: STORED // 2].tolist():
+                    self._fields(d)
         self.speller.correct("warmup")
+        self._sections()
+        self._under(())
 
-    def _scope(self, lang: str, o: int) -> set[int]:
-        """The documents of one version in one language (the newest few kept)."""
+    def _scope(self, lang: str, o: int) -> Mask:
+        """The documents of one version in one language, as a mask (the newest few kept)."""
         key = (lang, o)
-        got: set[int] | None = self._scopes.get(key)
+        got: Mask | None = self._scopes.get(key)
         if got is None:
             if self._spans is None:
-                self._spans = {}
+                rows: dict[str, list[tuple[int, int, int]]] = {}
                 for rid, (lg, _n, rs) in enumerate(self.records):
-                    rows = self._spans.setdefault(lg, [])
-                    rows.extend((a, b, self._docnum[rid]) for a, b in rs)
-            got = {d for a, b, d in self._spans.get(lang, ()) if a <= o <= b}
+                    rows.setdefault(lg, []).extend((a, b, self._docnum[rid]) for a, b in rs)
+                self._spans = {
+                    lg: np.array(r, dtype=np.int64).reshape(-1, 3) for lg, r in rows.items()
+                }
+            spans = self._spans.get(lang, np.zeros((0, 3), dtype=np.int64))
+            got = np.zeros(len(self.records), dtype=bool)
+            got[spans[(spans[:, 0] <= o) & (o <= spans[:, 1]), 2]] = True
             self._scopes[key] = got
         return got
 
@@ -380,65 +421,86 @@ class Searcher:
         factors read from its own text), and how many documents matched at all."""
         scope = self._scope(lang, o)
         sid = (lang, o)
-        scores, matched = self.scorer.score(sid, scope, plan.terms, plan.fields)
+        scored = self.scorer.score(sid, scope, plan.terms, plan.fields)
         if plan.extra:
-            more, _m = self.scorer.score(sid, scope, plan.extra, plan.extra_fields)
-            for d, sc in more.items():
-                scores[d] = scores.get(d, 0.0) + sc
+            scored.merge(self.scorer.score(sid, scope, plan.extra, plan.extra_fields))
         if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
-            more, _m = self.scorer.score(sid, scope, plan.expand, plan.fields)
-            for d, sc in more.items():
-                scores[d] = scores.get(d, 0.0) + sc
-        if not scores:
+            scored.merge(self.scorer.score(sid, scope, plan.expand, plan.fields))
+        docs = scored.order()
+        if not len(docs):
             return [], 0
         k = sum(t.weight for t in plan.terms) or 1.0
-        # weights.combine(factors, FIXED) for every matched rule, without a dict per rule: the
-        # same products in the same order (a cold query matches thousands of rules)
+        # weights.combine(factors, FIXED) for every matched rule, over arrays: the same
+        # products in the same order (a cold query matches thousands of rules)
         w_bm25, w_coord, w_section, w_favoured, w_topic = (
             weights.FIXED.get(x, 0.0) for x in ("bm25", "coord", "section", "favoured", "topic")
         )
-        marked = bool(plan.sections or plan.favoured or plan.topics)
-        named = (*plan.favoured, *plan.topics)
-        final: dict[int, float] = {}
-        got = matched.get
-        if w_bm25 == 1.0 and w_coord == 1.0:  # x**1.0 is x: the same products, in one pass
-            final = {
-                d: (sc if sc > 0 else 0.0) * (0.2 + 0.8 * min(1.0, got(d, 0.0) / k) ** COORD)
-                for d, sc in scores.items()
-            }
-        else:
-            for d, sc in scores.items():
-                score = 1.0
-                if w_bm25:
-                    score *= sc**w_bm25 if sc > 0 else 0.0
-                if w_coord:  # _coord's own expression, inline (a call per rule costs a tenth)
-                    score *= (0.2 + 0.8 * min(1.0, got(d, 0.0) / k) ** COORD) ** w_coord
-                final[d] = score
+        scores, matched = scored.scores[docs], scored.matched[docs]
+        final = np.ones(len(docs))
+        if w_bm25:
+            positive = np.maximum(scores, 0.0)
+            final *= positive if w_bm25 == 1.0 else np.where(scores > 0, positive**w_bm25, 0.0)
+        if w_coord:  # _coord's own expression
+            coord = 0.2 + 0.8 * np.minimum(1.0, matched / k) ** COORD
+            final *= coord if w_coord == 1.0 else coord**w_coord
         want = max(n, POOL)
         lift = _most_lift(w_section, w_favoured, w_topic)
+        marked = bool(plan.sections or plan.favoured or plan.topics)
         if marked and lift is not None and len(final) > want:
             # Marks only lift a score (each factor ≥ 1), and the `want` best before them stay at
             # least where they were: a rule that even the largest lift leaves below the
             # want-th best cannot be chosen, so only the others are marked (the same choice).
-            floor = heapq.nlargest(want, final.values())[-1] / (lift * (1 + 1e-9))
-            final = {d: sc for d, sc in final.items() if sc >= floor}
-        if marked:
-            for d, score in final.items():
-                section, favoured, topic = self._marks(d, plan, named)
-                if section and w_section:
-                    score *= SECTION**w_section
+            floor = np.partition(final, len(final) - want)[len(final) - want] / (lift * (1 + 1e-9))
+            keep = final >= floor
+            docs, final = docs[keep], final[keep]
+        if marked and plan.sections and w_section:
+            heads, codes = self._sections()
+            asked = [codes[x] for x in plan.sections if x in codes]
+            final[np.isin(heads[docs], asked)] *= SECTION**w_section
+        named = (*plan.favoured, *plan.topics)
+        if marked and named:  # favoured and topics lie under a rule the query names: few
+            for i in np.flatnonzero(self._under(named)[docs]).tolist():
+                _section, favoured, topic = self._marks(int(docs[i]), plan, named)
                 if favoured and w_favoured:
-                    score *= FAVOURED**w_favoured
+                    final[i] *= FAVOURED**w_favoured
                 if topic and w_topic:
-                    score *= (1.0 + TOPIC * topic) ** w_topic
-                final[d] = score
-        pool = heapq.nlargest(want, final, key=final.__getitem__)
-        out = [
-            (d, {**self._base(d, scores[d], matched, k, plan), **self._signals(lang, o, d, plan)})
-            for d in pool
-        ]
+                    final[i] *= (1.0 + TOPIC * topic) ** w_topic
+        if len(final) > want:  # the `want` best; equal scores in the order first met
+            edge = np.partition(final, len(final) - want)[len(final) - want]
+            near = np.flatnonzero(final >= edge)
+            best = near[np.argsort(-final[near], kind="stable")[:want]]
+        else:
+            best = np.argsort(-final, kind="stable")
+        out = []
+        for d in docs[best].tolist():
+            base = self._base(d, float(scored.scores[d]), float(scored.matched[d]), k, plan)
+            out.append((d, {**base, **self._signals(lang, o, d, plan)}))
         self._pointed(out)
-        return out, len(scores)
+        return out, len(scored.order())
+
+    def _sections(self) -> tuple[np.ndarray, dict[str, int]]:
+        """docnum → a code of the section its rule lies in (its number's head), and the codes."""
+        if self._heads is None:
+            heads = [
+                self.records[self._rid_of[d]][1].partition(".")[0] for d in range(len(self.records))
+            ]
+            self._head_code = {h: i for i, h in enumerate(dict.fromkeys(heads))}
+            self._heads = np.array([self._head_code[h] for h in heads], dtype=np.int32)
+        return self._heads, self._head_code
+
+    def _under(self, named: tuple[str, ...]) -> np.ndarray:
+        """A mask of the documents whose number starts with one of `named` (what _marks finds
+        under them): a prefix's numbers are one run of the numbers in text order."""
+        if self._lexical is None:
+            order = sorted(range(len(self.records)), key=lambda d: self.records[self._rid_of[d]][1])
+            numbers = [self.records[self._rid_of[d]][1] for d in order]
+            self._lexical = (numbers, np.array(order, dtype=np.int64))
+        numbers, docs = self._lexical
+        out = np.zeros(len(self.records), dtype=bool)
+        for x in named:
+            a = bisect.bisect_left(numbers, x)
+            out[docs[a : bisect.bisect_left(numbers, x + "\U0010ffff", a)]] = True
+        return out
 
     def _marks(
         self, d: int, plan: QueryPlan, named: tuple[str, ...] | None = None
@@ -463,11 +525,11 @@ class Searcher:
         return section, favoured, topic
 
     def _base(
-        self, d: int, sc: float, matched: dict[int, float], k: float, plan: QueryPlan
+        self, d: int, sc: float, matched: float, k: float, plan: QueryPlan
     ) -> dict[str, float]:
         """A candidate's factors before its text is read: BM25F, coordination, and the
         sections, rules and topics the query names."""
-        f = {"bm25": sc, "coord": _coord(matched.get(d, 0.0), k)}
+        f = {"bm25": sc, "coord": _coord(matched, k)}
         section, favoured, topic = self._marks(d, plan)
         if section:
             f["section"] = SECTION
@@ -556,10 +618,17 @@ class Searcher:
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""
-        got: tuple[str, str | None] | None = self._texts.get(docnum)
+        f = self._fields(docnum)
+        return f.text, f.title
+
+    def _fields(self, docnum: int) -> Stored:
+        """A document's stored fields that are shown or read (cached: candidates and hits recur
+        from query to query; Whoosh unpickles a document's fields on every read)."""
+        got: Stored | None = self._stored.get(docnum)
         if got is None:
             f = self.searcher.stored_fields(docnum)
-            got = self._texts[docnum] = (f["text"], f.get("title"))
+            got = Stored(f["text"], f.get("title"), f["number"], f["lang"], f.get("cur"))
+            self._stored[docnum] = got
         return got
 
     def _words(self, docnum: int, text: str) -> tuple[str, ...]:
@@ -643,14 +712,14 @@ class Searcher:
         rid = self._rid(lang, number, o)
         if rid is None or not stems:
             return None
-        if self.searcher.stored_fields(self._docnum[rid]).get("title"):
+        if self._fields(self._docnum[rid]).title:
             return None
         k = len(stems)
         for n in sorted(self._children.get((lang, number), ()), key=sort_key):
             r = self._rid(lang, n, o)
             if r is None:
                 continue
-            text = self.searcher.stored_fields(self._docnum[r])["text"]
+            text = self._fields(self._docnum[r]).text
             if lang == "en":
                 words = analysis.english_words(text.replace("-", " "))[: k + 4]
                 if words and words[0] in ("a", "an", "the"):
@@ -797,7 +866,7 @@ class Searcher:
         if version not in vs:
             return None
         rid = self._rid(other, number, vs.index(version))
-        return None if rid is None else self.searcher.stored_fields(self._docnum[rid])["text"]
+        return None if rid is None else self._fields(self._docnum[rid]).text
 
     def _parent(self, lang: str, number: str, o: int) -> dict[str, str] | None:
         """The nearest titled rule above a rule (its section or titled rule), shown as context."""
@@ -814,25 +883,25 @@ class Searcher:
     def _hit(
         self, docnum: int, score: float, lang: str, version: str, o: int, needles: Needles
     ) -> dict[str, Any]:
-        f = self.searcher.stored_fields(docnum)
-        text = f["text"]
+        f = self._fields(docnum)
+        text = f.text
         if needles.kind == "en" and needles.stems:
             mark = to_html(text, highlight.english(text, needles.stems))
         else:
             mark = to_html(text, highlight.substrings(text, needles.subs))
         hit = {
-            "number": f["number"],
+            "number": f.number,
             "version": version,
-            "lang": f["lang"],
-            "title": f.get("title"),
+            "lang": f.lang,
+            "title": f.title,
             "text": text,
             "highlight": mark,
             "score": round(float(score), 4),
-            "other": self._other(f["lang"], f["number"], version),
-            "parent": self._parent(f["lang"], f["number"], o),
+            "other": self._other(f.lang, f.number, version),
+            "parent": self._parent(f.lang, f.number, o),
         }
-        if f.get("cur") and f["cur"] != f["number"]:
-            hit["current_number"] = f["cur"]
+        if f.cur and f.cur != f.number:
+            hit["current_number"] = f.cur
         return hit
 
 

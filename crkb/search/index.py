@@ -20,13 +20,14 @@ from typing import Any
 from crkb.graph.terms import split_variants
 from crkb.model import Document
 from crkb.numbers import parent_of
-from crkb.search import analysis
+from crkb.search import analysis, postings
 from crkb.store.location import swap_in
 from crkb.store.wordfreq import FREQ_NAME
 
 META = "meta.json"
 USERDICT = "userdict.txt"
-FORMAT = 4  # 2: count words as digits; 3: glossary definitions; 4: citations of each rule
+# 2: count words as digits; 3: glossary definitions; 4: citations of each rule; 5: postings arrays
+FORMAT = 5
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -258,6 +259,7 @@ def build_index(
         writer.add_document(**fields)
         meta_records.append([lang, number, ranges(ords)])
     writer.commit()
+    postings.write(tmp)
 
     import jieba
 

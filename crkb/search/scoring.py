@@ -1,8 +1,10 @@
 """BM25 over the index's postings, restricted to one version's documents.
 
 Whoosh's own matcher tree costs a Python call per posting of every version; here a term's
-postings are read block by block once, cut down to the version in scope and cached, so a
-query touches only that version's documents.
+postings are a slice of flat arrays (crkb/search/postings.py), cut to the version in scope by a
+mask, and the sums run over arrays as long as the index has documents. Every sum is taken in
+the order the former per-document dictionaries took it, so scores are the same to the bit, and
+the order in which documents were first met is kept: it breaks ties between equal scores.
 """
 
 from __future__ import annotations
@@ -11,13 +13,17 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from cachetools import LRUCache
 
+from crkb.search.postings import EMPTY_DOCS, EMPTY_FREQS, FloatArray, IntArray, Postings
 from crkb.search.question import Term
 
 K1 = 1.2
 B = 0.75
 ScopeId = tuple[str, int]  # (language, version ordinal)
+Mask = np.ndarray  # bool, one per document of the index: the documents of one version
+Sat = tuple[IntArray, FloatArray]  # documents, and a value for each
 
 
 def read_postings(
@@ -49,139 +55,135 @@ def read_postings(
     return ids, weights
 
 
+class Scored:
+    """Scores and matched query weight per document (dense over the index), and the documents
+    scored, in the order they were first met."""
+
+    def __init__(self, n: int) -> None:
+        self.scores: FloatArray = np.zeros(n)
+        self.matched: FloatArray = np.zeros(n)
+        self.present = np.zeros(n, dtype=bool)
+        self._met: list[IntArray] = []
+
+    def add(self, docs: IntArray, values: FloatArray) -> None:
+        """Add one list's values (its documents distinct) to the scores."""
+        new = docs[~self.present[docs]]
+        if len(new):
+            self.present[new] = True
+            self._met.append(new)
+        self.scores[docs] += values
+
+    def merge(self, other: Scored) -> None:
+        """Add another query part's scores (documents new here follow, in its order)."""
+        docs = other.order()
+        self.add(docs, other.scores[docs])
+
+    def order(self) -> IntArray:
+        """The documents scored, in the order first met."""
+        if len(self._met) != 1:
+            self._met = [np.concatenate(self._met)] if self._met else []
+        return self._met[0] if self._met else EMPTY_DOCS
+
+
 class Scorer:
-    """Per-scope postings cache and BM25F scoring of weighted terms with several forms."""
+    """BM25F scoring of weighted terms with several forms, over one version's documents."""
 
-    def __init__(
-        self, reader: Any, cache_postings: int = 10_000, cache_saturated: int = 100_000
-    ) -> None:
-        """The caches are bounded in documents (summed over the lists they hold), which is what
-        a serving process's memory grows with (~65 bytes each). A term's BM25 values in one
-        version and field are what a query reuses; the raw postings are read once to make them,
-        so they get the smaller share (a cold query: 4.1 → 3.6 ms for +4 MB; more would cost a
-        web worker its 150 MB)."""
-        self.reader = reader
-        self.cache: LRUCache[tuple[ScopeId, str, str], dict[int, float]]
-        self.cache = LRUCache(cache_postings, getsizeof=_size)
+    def __init__(self, postings: Postings, cache_bytes: int = 2 << 20) -> None:
+        """A term's BM25 values in one version and field are what later queries reuse; they
+        are kept up to `cache_bytes` (a worker's memory is bounded in bytes)."""
+        self.postings = postings
+        self.n = postings.count
         self._avg: dict[tuple[ScopeId, str], float] = {}
-        self._lengths: dict[str, dict[int, int]] = {}
-        self._upto: dict[ScopeId, int] = {}
-        self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], dict[int, float]]
-        self._sat = LRUCache(cache_saturated, getsizeof=_size)
-
-    def postings(
-        self, scope_id: ScopeId, scope: set[int], field: str, term: str
-    ) -> dict[int, float]:
-        """docnum → term frequency, for the documents in scope."""
-        key = (scope_id, field, term)
-        got: dict[int, float] | None = self.cache.get(key)
-        if got is not None:
-            return got
-        upto = self._upto.get(scope_id)
-        if upto is None:
-            upto = self._upto[scope_id] = max(scope, default=0)
-        ids, weights = read_postings(self.reader, field, term, upto)
-        got = {d: w for d, w in zip(ids, weights, strict=False) if d in scope}
-        if _size(got) <= self.cache.maxsize:
-            self.cache[key] = got
-        return got
+        self._sizes: dict[ScopeId, int] = {}
+        self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], Sat]
+        self._sat = LRUCache(cache_bytes, getsizeof=_nbytes)
 
     def frequency(self, field: str, term: str) -> int:
-        """In how many documents (of every version) a term occurs; cheap, no postings read."""
-        try:
-            return int(self.reader.doc_frequency(field, term))
-        except Exception:  # noqa: BLE001 - an unknown term occurs nowhere
-            return 0
+        """In how many documents (of every version) a term occurs."""
+        return self.postings.frequency(field, term)
 
-    def length(self, field: str, docnum: int) -> int:
-        """The field's length in terms for one document (cached)."""
-        lengths = self._lengths.setdefault(field, {})
-        n = lengths.get(docnum)
-        if n is None:
-            n = lengths[docnum] = self.reader.doc_field_length(docnum, field, 0) or 0
-        return n
-
-    def avg(self, scope_id: ScopeId, scope: set[int], field: str) -> float:
+    def avg(self, scope_id: ScopeId, scope: Mask, field: str) -> float:
         """Average length of the field over the documents in scope that have it."""
         key = (scope_id, field)
-        if key not in self._avg:
-            lengths = [n for d in scope if (n := self.length(field, d))]
-            self._avg[key] = sum(lengths) / len(lengths) if lengths else 1.0
-        return self._avg[key]
+        got = self._avg.get(key)
+        if got is None:
+            lengths = self.postings.lengths[field][scope]
+            lengths = lengths[lengths > 0]
+            got = self._avg[key] = int(lengths.sum()) / len(lengths) if len(lengths) else 1.0
+        return got
 
     def merged(
-        self, scope_id: ScopeId, scope: set[int], field: str, forms: Iterable[tuple[str, float]]
-    ) -> dict[int, float]:
-        """docnum → frequency of a term counting all its forms (each by its factor)."""
-        out: dict[int, float] = {}
+        self, scope: Mask, field: str, forms: Iterable[tuple[str, float]]
+    ) -> tuple[IntArray, FloatArray]:
+        """(documents in scope, frequency of a term counting all its forms, each by its
+        factor), the documents in the order the forms' lists meet them."""
+        parts = []
         for form, factor in forms:
-            for d, tf in self.postings(scope_id, scope, field, form).items():
-                out[d] = out.get(d, 0.0) + factor * tf
-        return out
+            docs, tf = self.postings.postings(field, form)
+            keep = scope[docs]
+            if keep.any():
+                parts.append((docs[keep], factor * tf[keep]))
+        if len(parts) <= 1:
+            return parts[0] if parts else (EMPTY_DOCS, EMPTY_FREQS)
+        total = Scored(self.n)
+        for docs, tf in parts:
+            total.add(docs, tf)
+        docs = total.order()
+        return docs, total.scores[docs]
 
     def score(
         self,
         scope_id: ScopeId,
-        scope: set[int],
+        scope: Mask,
         terms: Iterable[Term],
         fields: dict[str, tuple[float, float]],
-    ) -> tuple[dict[int, float], dict[int, float]]:
+    ) -> Scored:
         """BM25F score, and the weight of the query terms matched, per document in scope.
 
         `fields` maps a field to (boost, coordination): a term met only in a field of
         coordination 0.5 (the parent's title, the examples) counts half as matched.
         """
-        n_docs = max(len(scope), 1)
-        scores: dict[int, float] = {}
-        matched: dict[int, float] = {}
+        n_docs = max(self.size(scope_id, scope), 1)
+        out = Scored(self.n)
         for term in terms:
-            seen: dict[int, float] = {}
+            seen: FloatArray | None = None
             for field, (boost, coord) in fields.items():
-                sat = self.saturated(scope_id, scope, field, term.forms)
-                if not sat:
+                docs, sat = self.saturated(scope_id, scope, field, term.forms)
+                if not len(docs):
                     continue
-                df = len(sat)
+                df = len(docs)
                 w = term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-                if scores:
-                    get = scores.get
-                    for d, v in sat.items():
-                        scores[d] = get(d, 0.0) + w * v
-                else:  # the first list read: the same sums (0.0 + x is x), built in one go
-                    scores = {d: w * v for d, v in sat.items()}
-                if coord and seen:
-                    for d in sat:
-                        if seen.get(d, 0.0) < coord:
-                            seen[d] = coord
-                elif coord:
-                    seen = dict.fromkeys(sat, coord)
-            if matched:
-                for d, c in seen.items():
-                    matched[d] = matched.get(d, 0.0) + term.weight * c
-            else:
-                matched = {d: term.weight * c for d, c in seen.items()}
-        return scores, matched
+                out.add(docs, w * sat)
+                if coord:
+                    if seen is None:
+                        seen = np.zeros(self.n)
+                    seen[docs] = np.maximum(seen[docs], coord)
+            if seen is not None:
+                out.matched += term.weight * seen
+        return out
+
+    def size(self, scope_id: ScopeId, scope: Mask) -> int:
+        """How many documents the scope holds (counted once)."""
+        got = self._sizes.get(scope_id)
+        if got is None:
+            got = self._sizes[scope_id] = int(np.count_nonzero(scope))
+        return got
 
     def saturated(
-        self, scope_id: ScopeId, scope: set[int], field: str, forms: tuple[tuple[str, float], ...]
-    ) -> dict[int, float]:
-        """docnum → BM25's saturated term frequency of a term (all its forms) in a field."""
+        self, scope_id: ScopeId, scope: Mask, field: str, forms: tuple[tuple[str, float], ...]
+    ) -> Sat:
+        """(documents, BM25's saturated term frequency of a term, all its forms, in a field)."""
         key = (scope_id, field, forms)
-        got: dict[int, float] | None = self._sat.get(key)
+        got = self._sat.get(key)
         if got is None:
-            post = self.merged(scope_id, scope, field, forms)
+            docs, tf = self.merged(scope, field, forms)
             avg = self.avg(scope_id, scope, field)
-            lengths = self._lengths.setdefault(field, {})
-            for d in post:
-                if d not in lengths:
-                    self.length(field, d)
-            got = {
-                d: tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[d] / avg))
-                for d, tf in post.items()
-            }
-            if _size(got) <= self._sat.maxsize:
+            lengths = self.postings.lengths[field][docs]
+            got = (docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)))
+            if _nbytes(got) <= self._sat.maxsize:
                 self._sat[key] = got
         return got
 
 
-def _size(postings: dict[int, float]) -> int:
-    return max(1, len(postings))
+def _nbytes(sat: Sat) -> int:
+    return max(1, sat[0].nbytes + sat[1].nbytes)

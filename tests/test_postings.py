@@ -1,0 +1,82 @@
+"""The postings arrays written beside the Whoosh index hold what Whoosh holds, and search reads
+one version's documents through them (a rule changed in a later release is found in each
+release by its own words)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from whoosh.filedb.filestore import FileStorage
+
+from crkb.search import postings
+from crkb.search.engine import Searcher
+from crkb.search.index import build_index
+from crkb.search.scoring import read_postings
+from tests.documents import document
+
+OLD = [
+    ("100", "section", "Springs", "Springs"),
+    ("100.1", "rule", "A spring is coiled wire. A spring stores energy.", None),
+    ("100.2", "rule", "A gear turns a spring.", None),
+    ("200", "section", "Gears", "Gears"),
+    ("200.1", "rule", "A gear has teeth.", None),
+]
+NEW = [
+    ("100", "section", "Springs", "Springs"),
+    ("100.1", "rule", "A spring is coiled wire.", None),
+    ("100.2", "rule", "A cog turns a spring.", None),
+    ("200", "section", "Gears", "Gears"),
+    ("200.1", "rule", "A gear has teeth and turns a cog.", None),
+]
+ZH = [
+    ("100", "section", "弹簧", "弹簧"),
+    ("100.1", "rule", "弹簧是卷起来的金属丝。", None),
+]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("postings") / "index"
+    old = dataclasses.replace(document("en", OLD, []), version="2029-01-01")
+    build_index(d, [old, document("en", NEW, []), document("zh", ZH, [])], {})
+    return d
+
+
+def test_arrays_hold_what_whoosh_holds(index: Path) -> None:
+    ix = FileStorage(str(index)).open_index()
+    with ix.reader() as reader:
+        arrays = postings.read(index, reader.doc_count_all())
+        seen = 0
+        for field in postings.FIELDS:
+            for term in reader.field_terms(field):
+                ids, weights = read_postings(reader, field, term)
+                docs, freqs = arrays.postings(field, term)
+                assert docs.tolist() == ids and freqs.tolist() == weights, (field, term)
+                assert arrays.frequency(field, term) == len(ids)
+                seen += 1
+            for d in range(reader.doc_count_all()):
+                assert arrays.lengths[field][d] == (reader.doc_field_length(d, field, 0) or 0)
+    assert seen > 20
+    assert arrays.postings("body", "no-such-term")[0].tolist() == []
+
+
+def test_each_release_is_searched_in_its_own_words(index: Path) -> None:
+    s = Searcher(index)
+    newest = s.search("cog", lang="en")
+    assert [h["number"] for h in newest["hits"]] == ["100.2", "200.1"]
+    assert s.search("cog", lang="en", version="2029-01-01")["hits"] == []
+    old = s.search("energy", lang="en", version="2029-01-01")
+    assert [h["number"] for h in old["hits"]] == ["100.1"]
+    assert old["hits"][0]["text"] == "A spring is coiled wire. A spring stores energy."
+    assert s.search("energy", lang="en")["hits"] == []
+    assert [h["number"] for h in s.search("金属丝", lang="zh")["hits"]] == ["100.1"]
+
+
+def test_arrays_that_do_not_fit_the_index_are_refused(index: Path) -> None:
+    ix = FileStorage(str(index)).open_index()
+    with ix.reader() as reader:
+        n = reader.doc_count_all()
+    with pytest.raises(ValueError, match="does not match"):
+        postings.read(index, n + 1)
