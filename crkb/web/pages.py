@@ -17,6 +17,7 @@ from crkb.search.engine import Searcher
 from crkb.store.db import Store
 from crkb.views import params, shapes
 from crkb.web import data, fragments, urls
+from crkb.web.hits import hits_html
 from crkb.web.render import Link, Terms, highlight, linked
 from crkb.web.serving import lang_choice, served
 
@@ -282,17 +283,17 @@ def search() -> ResponseReturnValue:
             result = shapes.search(searcher(), q, lang, version, max(limit, 20))
     except NotFound as e:  # e.g. Chinese words in a release older than any translation
         result, note = None, str(e)
+    common = _common(store, version or store.version_ids()[-1])
     return render_template(
         "search.html",
         q=q,
         note=note,
         slang=lang,
         result=result,
-        highlight=highlight,
+        hits=hits_html(result["hits"], common["latest"], rule_href, highlight) if result else "",
         svers=version,
         version_options=_search_versions(store, version),
-        rule_href=rule_href,
-        **_common(store, version or store.version_ids()[-1]),
+        **common,
     )
 
 
