@@ -71,9 +71,8 @@ ASK_CAN_ZH = ("能", "可以", "可否")
 SUBJECT = 6  # a rule is about the words among its first so many
 POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
-STORED = (
-    7_000  # documents whose stored fields are kept (~6 MB): the newest release in both languages
-)
+KEPT = 3_500  # a language's newest documents whose stored fields are kept (~1 KB each)
+STORED = 1_024  # other documents whose stored fields are kept, the last read
 
 
 class Stored(NamedTuple):
@@ -231,7 +230,9 @@ class Searcher:
         for rid, docnum in enumerate(self._docnum):
             self._rid_of[docnum] = rid
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
-        # the newest release's documents in both languages, read when warmed, and a share more
+        # the newest release's documents in both languages, read when warmed and kept; and the
+        # last few others read
+        self._kept: dict[int, Stored] = {}
         self._stored: LRUCache[int, Stored] = LRUCache(STORED)
         self._heads: np.ndarray | None = None  # docnum → code of its section (number's head)
         self._head_code: dict[str, int] = {}
@@ -281,8 +282,8 @@ class Searcher:
         self.to_simplified("時")
         for lang, vs in self.versions.items():
             if vs:
-                for d in np.flatnonzero(self._scope(lang, len(vs) - 1))[: STORED // 2].tolist():
-                    self._fields(d)
+                for d in np.flatnonzero(self._scope(lang, len(vs) - 1))[:KEPT].tolist():
+                    self._kept[d] = self._fields(d)
         self.speller.correct("warmup")
         self._sections()
         self._under(())
@@ -624,7 +625,9 @@ class Searcher:
     def _fields(self, docnum: int) -> Stored:
         """A document's stored fields that are shown or read (cached: candidates and hits recur
         from query to query; Whoosh unpickles a document's fields on every read)."""
-        got: Stored | None = self._stored.get(docnum)
+        got: Stored | None = self._kept.get(docnum)
+        if got is None:
+            got = self._stored.get(docnum)
         if got is None:
             f = self.searcher.stored_fields(docnum)
             got = Stored(f["text"], f.get("title"), f["number"], f["lang"], f.get("cur"))
@@ -886,7 +889,8 @@ class Searcher:
         f = self._fields(docnum)
         text = f.text
         if needles.kind == "en" and needles.stems:
-            mark = to_html(text, highlight.english(text, needles.stems))
+            stems = self._words(docnum, text)  # read already for the candidates' signals
+            mark = to_html(text, highlight.english_stemmed(text, stems, needles.stems))
         else:
             mark = to_html(text, highlight.substrings(text, needles.subs))
         hit = {

@@ -22,6 +22,22 @@ def english(text: str, stems: Iterable[str]) -> list[Span]:
     return merge(spans)
 
 
+_STOP_STEMS = frozenset(stem(w) for w in STOP_WORDS)
+
+
+def english_stemmed(text: str, stems: tuple[str, ...], wanted: Iterable[str]) -> list[Span]:
+    """`english(text, wanted)` from the text's stems already made (one per word, in order, as
+    analysis.english_words splits it): the words are found again only when one is wanted."""
+    want = set(wanted)
+    if want & _STOP_STEMS:  # a stop word's stem wanted: only `english` tells the words apart
+        return english(text, want)
+    hits = [i for i, s in enumerate(stems) if s in want]
+    if not hits:
+        return []
+    spans = [m.span() for m in _WORD.finditer(text)]
+    return merge([Span(*spans[i]) for i in hits])
+
+
 def substrings(text: str, needles: Iterable[str]) -> list[Span]:
     """Every occurrence of each needle (Chinese words and runs, rule numbers)."""
     spans = []
