@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
-from cachetools import LRUCache
 
 from crkb.search.postings import EMPTY_DOCS, EMPTY_FREQS, FloatArray, IntArray, Postings
 from crkb.search.question import Term
@@ -95,8 +94,9 @@ class Scorer:
         self.n = postings.count
         self._avg: dict[tuple[ScopeId, str], float] = {}
         self._sizes: dict[ScopeId, int] = {}
-        self._sat: LRUCache[tuple[ScopeId, str, tuple[tuple[str, float], ...]], Sat]
-        self._sat = LRUCache(cache_bytes, getsizeof=_nbytes)
+        self.cache_bytes = cache_bytes
+        self._sat: dict[tuple[ScopeId, str, tuple[tuple[str, float], ...]], Sat] = {}
+        self._sat_bytes = 0
 
     def frequency(self, field: str, term: str) -> int:
         """In how many documents (of every version) a term occurs."""
@@ -145,8 +145,9 @@ class Scorer:
         """
         n_docs = max(self.size(scope_id, scope), 1)
         out = Scored(self.n)
+        seen = np.zeros(self.n)  # a term's best coordination per document (zeroed after it)
         for term in terms:
-            seen: FloatArray | None = None
+            touched = []
             for field, (boost, coord) in fields.items():
                 docs, sat = self.saturated(scope_id, scope, field, term.forms)
                 if not len(docs):
@@ -155,11 +156,12 @@ class Scorer:
                 w = term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
                 out.add(docs, w * sat)
                 if coord:
-                    if seen is None:
-                        seen = np.zeros(self.n)
                     seen[docs] = np.maximum(seen[docs], coord)
-            if seen is not None:
-                out.matched += term.weight * seen
+                    touched.append(docs)
+            if touched:  # a document listed twice gets the one sum twice: added once
+                docs = touched[0] if len(touched) == 1 else np.concatenate(touched)
+                out.matched[docs] += term.weight * seen[docs]
+                seen[docs] = 0.0
         return out
 
     def size(self, scope_id: ScopeId, scope: Mask) -> int:
@@ -180,8 +182,12 @@ class Scorer:
             avg = self.avg(scope_id, scope, field)
             lengths = self.postings.lengths[field][docs]
             got = (docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)))
-            if _nbytes(got) <= self._sat.maxsize:
+            size = _nbytes(got)
+            if size <= self.cache_bytes:  # kept, the oldest let go beyond the budget
                 self._sat[key] = got
+                self._sat_bytes += size
+                while self._sat_bytes > self.cache_bytes:
+                    self._sat_bytes -= _nbytes(self._sat.pop(next(iter(self._sat))))
         return got
 
 
