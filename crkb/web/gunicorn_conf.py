@@ -10,6 +10,7 @@ position with another.
 
 from __future__ import annotations
 
+import gc
 import time
 from typing import Any
 
@@ -22,6 +23,12 @@ def post_worker_init(worker: Any) -> None:  # noqa: ANN401 - gunicorn's Worker
 
     t0 = time.perf_counter()
     done = warm(worker.wsgi)
+    # What warming loaded (index, jieba, OpenCC, glossary matchers: ~1M objects) lives as long
+    # as the build; left to the collector, every full collection walked it again and stalled
+    # the worker 20-67 ms under load, with every request queued behind it. Frozen, it is left
+    # out of collections (a newly published build unfreezes it: crkb/web/state.py).
+    gc.collect()
+    gc.freeze()
     worker.log.info(
         "crkb worker ready (pid %s, warmed %s in %.2f s)",
         worker.pid,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from collections.abc import Callable
@@ -95,6 +96,8 @@ class Served:
                     if self.store is None:
                         raise
                 else:
+                    if self.store is not None:  # the old build's objects may go now
+                        gc.unfreeze()
                     self.store, self.build_id = store, cid
                     self.memo = {}
                     self.terms.clear()
