@@ -233,6 +233,7 @@ class Searcher:
         # the newest release's documents in both languages, read when warmed and kept; and the
         # last few others read
         self._kept: dict[int, Stored] = {}
+        self._definitions: dict[tuple[str, str], tuple[Term, ...]] = {}  # bounded by the glossary
         self._stored: LRUCache[int, Stored] = LRUCache(STORED)
         self._heads: np.ndarray | None = None  # docnum → code of its section (number's head)
         self._head_code: dict[str, int] = {}
@@ -473,9 +474,10 @@ class Searcher:
         else:
             best = np.argsort(-final, kind="stable")
         out = []
+        forms = [frozenset(x) for x in plan.near]  # each content term's forms, as sets
         for d in docs[best].tolist():
             base = self._base(d, float(scored.scores[d]), float(scored.matched[d]), k, plan)
-            out.append((d, {**base, **self._signals(lang, o, d, plan)}))
+            out.append((d, {**base, **self._signals(lang, o, d, plan, forms)}))
         self._pointed(out)
         return out, len(scored.order())
 
@@ -556,7 +558,9 @@ class Searcher:
             if by:
                 f["pointed"] = ranking.pointed(by)
 
-    def _signals(self, lang: str, o: int, docnum: int, plan: QueryPlan) -> dict[str, float]:
+    def _signals(
+        self, lang: str, o: int, docnum: int, plan: QueryPlan, forms: list[frozenset[str]]
+    ) -> dict[str, float]:
         """What a candidate's own text adds: its content words together, a statement, a count;
         and a rule that applies only under a keyword or a variant the query does not name.
         Each signal is a factor, weighed by its learned exponent (crkb/search/weights.py)."""
@@ -576,7 +580,7 @@ class Searcher:
         if lang == "zh":
             occ = ranking.char_spans(text, plan.near)
         else:
-            occ = ranking.word_spans(self._words(docnum, text), [frozenset(x) for x in plan.near])
+            occ = ranking.word_spans(self._words(docnum, text), forms)
         f["proximity"] = ranking.proximity(occ, len(plan.near))
         f["own"] = (1 + sum(1 for x in occ if x)) / (1 + len(plan.near))  # words in its own text
         if lang == "en":  # measured: Chinese openings (具有…的, 如果…) say less about the subject
@@ -837,12 +841,24 @@ class Searcher:
             text = defs.get(analysis.term_key("en", g))
             if not text:
                 continue
-            for t in understand_en(analysis.english_words(text)).terms:
+            for t in self._defined("en", text):
                 if t.text.isdigit():  # the remains of a rule number ("See rule 701.6")
                     continue
                 if t.weight == 1.0 and t.text not in have and self._rare("body", t.text):
                     out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
         return tuple(out.values())[:MAX_EXPAND]
+
+    def _defined(self, lang: str, text: str) -> tuple[Term, ...]:
+        """The terms of a glossary definition, as a query of them would be understood (kept:
+        the glossary is the index's own, and cutting Chinese costs ~0.4 ms a query)."""
+        got = self._definitions.get((lang, text))
+        if got is None:
+            if lang == "zh":
+                got = tuple(understand_zh(self.cutter().cut(text)).terms)
+            else:
+                got = tuple(understand_en(analysis.english_words(text)).terms)
+            self._definitions[(lang, text)] = got
+        return got
 
     def _rare(self, field: str, term: str) -> bool:
         """A word few rules use: common words ("player", "card") say nothing of a term."""
@@ -857,7 +873,7 @@ class Searcher:
             text = defs.get(w)
             if not text:
                 continue
-            for t in understand_zh(self.cutter().cut(text)).terms:
+            for t in self._defined("zh", text):
                 if t.weight == 1.0 and t.text not in have and self._rare("zw", t.text):
                     out.setdefault(t.text, Term(t.text, t.forms, EXPAND))
         return tuple(out.values())[:MAX_EXPAND]
