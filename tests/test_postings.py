@@ -13,7 +13,7 @@ from whoosh.filedb.filestore import FileStorage
 from crkb.search import postings
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from crkb.search.scoring import read_postings
+from crkb.search.postings import read_postings
 from tests.documents import document
 
 OLD = [

@@ -31,11 +31,38 @@ EMPTY_DOCS: IntArray = np.zeros(0, dtype=np.int32)
 EMPTY_FREQS: FloatArray = np.zeros(0, dtype=np.float64)
 
 
+def read_postings(
+    reader: Any, field: str, term: str, upto: int | None = None
+) -> tuple[list[int], list[float]]:
+    """(docnums, weights) of a term in a field, up to about `upto`; empty when not indexed."""
+    try:
+        m = reader.postings(field, term)
+    except Exception:  # noqa: BLE001 - an unknown term is simply absent
+        return [], []
+    ids: list[int] = []
+    weights: list[float] = []
+    if hasattr(m, "_read_ids") and hasattr(m, "_next_block"):
+        while m.is_active():  # whole blocks at a time (Whoosh 2.7 leaf matcher)
+            m._read_ids()
+            m._read_weights()
+            ids.extend(m._ids)
+            weights.extend(m._weights)
+            if upto is not None and m._maxid >= upto:
+                break
+            m._next_block()
+        return ids, weights
+    while m.is_active():  # any other matcher: one posting at a time
+        if upto is not None and m.id() > upto:
+            break
+        ids.append(m.id())
+        weights.append(m.weight())
+        m.next()
+    return ids, weights
+
+
 def write(index_dir: Path) -> None:
     """Write the arrays of the Whoosh index committed in `index_dir` into the same folder."""
     from whoosh.filedb.filestore import FileStorage
-
-    from crkb.search.scoring import read_postings
 
     ix = FileStorage(str(index_dir)).open_index()
     with ix.reader() as reader:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 
@@ -23,35 +22,6 @@ B = 0.75
 ScopeId = tuple[str, int]  # (language, version ordinal)
 Mask = np.ndarray  # bool, one per document of the index: the documents of one version
 Sat = tuple[IntArray, FloatArray]  # documents, and a value for each
-
-
-def read_postings(
-    reader: Any, field: str, term: str, upto: int | None = None
-) -> tuple[list[int], list[float]]:
-    """(docnums, weights) of a term in a field, up to about `upto`; empty when not indexed."""
-    try:
-        m = reader.postings(field, term)
-    except Exception:  # noqa: BLE001 - an unknown term is simply absent
-        return [], []
-    ids: list[int] = []
-    weights: list[float] = []
-    if hasattr(m, "_read_ids") and hasattr(m, "_next_block"):
-        while m.is_active():  # whole blocks at a time (Whoosh 2.7 leaf matcher)
-            m._read_ids()
-            m._read_weights()
-            ids.extend(m._ids)
-            weights.extend(m._weights)
-            if upto is not None and m._maxid >= upto:
-                break
-            m._next_block()
-        return ids, weights
-    while m.is_active():  # any other matcher: one posting at a time
-        if upto is not None and m.id() > upto:
-            break
-        ids.append(m.id())
-        weights.append(m.weight())
-        m.next()
-    return ids, weights
 
 
 class Scored:
