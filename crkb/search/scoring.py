@@ -2,7 +2,7 @@
 
 Whoosh's own matcher tree costs a Python call per posting of every version; here a term's
 postings are a slice of flat arrays (crkb/search/postings.py), cut to the version in scope by a
-mask, and the sums run over arrays as long as the index has documents. Every sum is taken in
+mask, and the sums run over dense arrays, one slot per indexed document. Every sum is taken in
 the order the former per-document dictionaries took it, so scores are the same to the bit, and
 the order in which documents were first met is kept: it breaks ties between equal scores.
 """
