@@ -61,9 +61,8 @@ class Scorer:
         """A term's BM25 values in one version and field are what later queries reuse; they
         are kept up to `cache_bytes` (a worker's memory is bounded in bytes)."""
         self.postings = postings
-        self.n = postings.count
         self._avg: dict[tuple[ScopeId, str], float] = {}
-        self._sizes: dict[ScopeId, int] = {}
+        self._sizes: dict[ScopeId, tuple[int, int]] = {}  # documents in scope, bound
         self.cache_bytes = cache_bytes
         self._sat: dict[tuple[ScopeId, str, tuple[tuple[str, float], ...]], Sat] = {}
         self._sat_bytes = 0
@@ -83,7 +82,7 @@ class Scorer:
         return got
 
     def merged(
-        self, scope: Mask, field: str, forms: Iterable[tuple[str, float]]
+        self, scope_id: ScopeId, scope: Mask, field: str, forms: Iterable[tuple[str, float]]
     ) -> tuple[IntArray, FloatArray]:
         """(documents in scope, frequency of a term counting all its forms, each by its
         factor), the documents in the order the forms' lists meet them."""
@@ -95,7 +94,7 @@ class Scorer:
                 parts.append((docs[keep], factor * tf[keep]))
         if len(parts) <= 1:
             return parts[0] if parts else (EMPTY_DOCS, EMPTY_FREQS)
-        total = Scored(self.n)
+        total = Scored(self.bound(scope_id, scope))
         for docs, tf in parts:
             total.add(docs, tf)
         docs = total.order()
@@ -114,8 +113,9 @@ class Scorer:
         coordination 0.5 (the parent's title, the examples) counts half as matched.
         """
         n_docs = max(self.size(scope_id, scope), 1)
-        out = Scored(self.n)
-        seen = np.zeros(self.n)  # a term's best coordination per document (zeroed after it)
+        bound = self.bound(scope_id, scope)
+        out = Scored(bound)
+        seen = np.zeros(bound)  # a term's best coordination per document (zeroed after it)
         for term in terms:
             touched = []
             for field, (boost, coord) in fields.items():
@@ -136,9 +136,18 @@ class Scorer:
 
     def size(self, scope_id: ScopeId, scope: Mask) -> int:
         """How many documents the scope holds (counted once)."""
+        return self._bounds(scope_id, scope)[0]
+
+    def bound(self, scope_id: ScopeId, scope: Mask) -> int:
+        """One past the scope's highest document number: the index numbers the newest
+        releases' documents first, so the newest scope's sums need a fifth of the index."""
+        return self._bounds(scope_id, scope)[1]
+
+    def _bounds(self, scope_id: ScopeId, scope: Mask) -> tuple[int, int]:
         got = self._sizes.get(scope_id)
         if got is None:
-            got = self._sizes[scope_id] = int(np.count_nonzero(scope))
+            docs = np.flatnonzero(scope)
+            got = self._sizes[scope_id] = (len(docs), int(docs[-1]) + 1 if len(docs) else 0)
         return got
 
     def saturated(
@@ -148,7 +157,7 @@ class Scorer:
         key = (scope_id, field, forms)
         got = self._sat.get(key)
         if got is None:
-            docs, tf = self.merged(scope, field, forms)
+            docs, tf = self.merged(scope_id, scope, field, forms)
             avg = self.avg(scope_id, scope, field)
             lengths = self.postings.lengths[field][docs]
             got = (docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)))
