@@ -56,3 +56,10 @@ def test_a_renumbered_rule_links_its_number_now() -> None:
     now = page.select_one(".meta a")
     assert now.get_text() == "702.19b" and now["href"] == "/rules/702.19b"
     assert page.select_one("p.context") is None
+
+
+def test_escaped_is_markupsafe_escape() -> None:
+    from crkb.web.render import escaped
+
+    for text in ["", "plain", "a & b < c > d", 'player\'s "card"', "&amp; already", "死触 «x» ’"]:
+        assert escaped(text) == str(escape(text))

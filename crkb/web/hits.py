@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
+
+from crkb.web.render import escaped
 
 Href = Callable[..., str]  # pages.rule_href: (number, version=None, lang=None) → address
 OTHER = {"en": "中文 side by side · 中英对照", "zh": "English side by side · 中英对照"}
@@ -26,33 +28,41 @@ def hits_html(
     release unless that is the newest), its parent once per run of hits under it, its
     highlighted text and a link to it side by side with the other language."""
     out = ['<ol class="hits">\n']
+    hrefs: dict[tuple[str, str | None, str | None], str] = {}
+
+    def href(number: str, version: str | None = None, lang: str | None = None) -> str:
+        key = (number, version, lang)
+        got = hrefs.get(key)
+        if got is None:
+            got = hrefs[key] = escaped(rule_href(number, version, lang))
+        return got
+
     previous: object = None  # the parent number of the hit before
     for i, h in enumerate(hits):
         lang, number = h["lang"], h["number"]
         pinned = None if h["version"] == latest else h["version"]
-        title = f" {escape(h['title'])}" if h.get("title") else ""
+        title = f" {escaped(h['title'])}" if h.get("title") else ""
         out.append(
             f'    <li class="hit" lang="{"zh-Hans" if lang == "zh" else "en"}">\n'
-            f'      <a class="num" href="{escape(rule_href(number, pinned))}">'
-            f"{escape(number)}{title}</a>\n"
-            f'      <span class="meta">{escape(lang)} · {escape(h["version"])}'
+            f'      <a class="num" href="{href(number, pinned)}">'
+            f"{escaped(number)}{title}</a>\n"
+            f'      <span class="meta">{escaped(lang)} · {escaped(h["version"])}'
         )
         now = h.get("current_number")
         if now and now != number:
-            out.append(f' · now <a href="{escape(rule_href(now))}">{escape(now)}</a>')
+            out.append(f' · now <a href="{href(now)}">{escaped(now)}</a>')
         out.append("</span>\n")
         parent = h.get("parent")
         if parent and (i == 0 or parent["number"] != previous):
             out.append(
-                f'<p class="context">in <a href="{escape(rule_href(parent["number"], pinned))}">'
-                f"{escape(parent['number'])} {escape(parent['title'])}</a></p>"
+                f'<p class="context">in <a href="{href(parent["number"], pinned)}">'
+                f"{escaped(parent['number'])} {escaped(parent['title'])}</a></p>"
             )
         previous = parent["number"] if parent else None
         other = "en" if lang == "zh" else "zh-Hans"
-        both = escape(rule_href(number, pinned, "both"))
         out.append(
             f'      <p class="text">{highlight(h.get("highlight") or h["text"])}</p>\n'
-            f'      <a class="other" lang="{other}" href="{both}">'
+            f'      <a class="other" lang="{other}" href="{href(number, pinned, "both")}">'
             f"{OTHER['en' if lang == 'en' else 'zh']}</a>\n"
             "    </li>\n"
         )
