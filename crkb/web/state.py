@@ -19,7 +19,7 @@ from crkb.web.fragments import Fragments
 
 TERMS_KEPT = 48  # glossary matchers (~0.15 MB each): every text of the releases in use, EN and ZH
 PAGE_CACHE_BYTES = (
-    4 * 1024 * 1024
+    3 * 1024 * 1024
 )  # per worker; the shared tier on disk (~15 µs a page) holds the rest
 ENTRY_BYTES = 200  # a cached page's own overhead (key, tuple), beside its body
 
