@@ -226,9 +226,9 @@ class Searcher:
             raise
         except Exception as e:  # noqa: BLE001 - Whoosh signals a damaged index many ways
             raise StoreError(f"{d}: damaged search index ({_reason(e)}); {_REBUILD}") from None
-        self._rid_of = [0] * len(self._docnum)  # docnum → rid
+        self._number_of = [""] * len(self._docnum)  # docnum → rule number
         for rid, docnum in enumerate(self._docnum):
-            self._rid_of[docnum] = rid
+            self._number_of[docnum] = self.records[rid][1]
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
         # the newest release's documents in both languages, read when warmed and kept; and the
         # last few others read
@@ -289,7 +289,7 @@ class Searcher:
         for text in self.definitions.get("zh", {}).values():  # jieba: ~0.2 ms each, asked
             self._defined("zh", text)
         self._sections()
-        self._under(())
+        self._in_text_order()
 
     def _scope(self, lang: str, o: int) -> Mask:
         """The documents of one version in one language, as a mask (the newest few kept)."""
@@ -366,7 +366,7 @@ class Searcher:
             if plan.query is None:
                 return pinned, []
             pool, _total = self._pool(lang, o, plan.query, n)
-            return pinned, [(self.records[self._rid_of[d]][1], f) for d, f in pool]
+            return pinned, [(self._number_of[d], f) for d, f in pool]
 
     def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict[str, Any]:
         q = _clean(query)
@@ -486,21 +486,23 @@ class Searcher:
     def _sections(self) -> tuple[np.ndarray, dict[str, int]]:
         """docnum → a code of the section its rule lies in (its number's head), and the codes."""
         if self._heads is None:
-            heads = [
-                self.records[self._rid_of[d]][1].partition(".")[0] for d in range(len(self.records))
-            ]
+            heads = [number.partition(".")[0] for number in self._number_of]
             self._head_code = {h: i for i, h in enumerate(dict.fromkeys(heads))}
             self._heads = np.array([self._head_code[h] for h in heads], dtype=np.int32)
         return self._heads, self._head_code
 
+    def _in_text_order(self) -> tuple[list[str], np.ndarray]:
+        """Every document's rule number sorted as text, and the documents in that order."""
+        if self._lexical is None:
+            order = sorted(range(len(self._number_of)), key=self._number_of.__getitem__)
+            numbers = [self._number_of[d] for d in order]
+            self._lexical = (numbers, np.array(order, dtype=np.int64))
+        return self._lexical
+
     def _under(self, named: tuple[str, ...]) -> np.ndarray:
         """A mask of the documents whose number starts with one of `named` (what _marks finds
         under them): a prefix's numbers are one run of the numbers in text order."""
-        if self._lexical is None:
-            order = sorted(range(len(self.records)), key=lambda d: self.records[self._rid_of[d]][1])
-            numbers = [self.records[self._rid_of[d]][1] for d in order]
-            self._lexical = (numbers, np.array(order, dtype=np.int64))
-        numbers, docs = self._lexical
+        numbers, docs = self._in_text_order()
         out = np.zeros(len(self.records), dtype=bool)
         for x in named:
             a = bisect.bisect_left(numbers, x)
@@ -514,7 +516,7 @@ class Searcher:
         names, and how much of the query the titles it lies under cover (topics). `named`: the
         rules and titles the query names (a rule under one starts with it, so a rule that starts
         with none is under none: most rules are settled by one startswith)."""
-        number = self.records[self._rid_of[d]][1]
+        number = self._number_of[d]
         section = bool(plan.sections) and number.partition(".")[0] in plan.sections
         if named is None:
             named = (*plan.favoured, *plan.topics)
@@ -550,7 +552,7 @@ class Searcher:
         lead = sorted(pool, key=lambda x: -weights.combine(x[1], self.weights))[:POINTERS]
         refs = [ranking.references(self._text(d)[0]) for d, _f in lead]
         for d, f in pool:
-            number = self.records[self._rid_of[d]][1]
+            number = self._number_of[d]
             mine = set()
             p: str | None = number
             while p is not None and len(p) >= 3:
@@ -567,7 +569,7 @@ class Searcher:
         and a rule that applies only under a keyword or a variant the query does not name.
         Each signal is a factor, weighed by its learned exponent (crkb/search/weights.py)."""
         text, title = self._text(docnum)
-        number = self.records[self._rid_of[docnum]][1]
+        number = self._number_of[docnum]
         f: dict[str, float] = {}
         if number.startswith(("701.", "702.")) or number[:1] in "89":
             p = self._parent(lang, number, o)

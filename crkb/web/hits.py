@@ -15,7 +15,8 @@ from markupsafe import Markup
 from crkb.web.render import escaped
 
 Href = Callable[..., str]  # pages.rule_href: (number, version=None, lang=None) → address
-OTHER = {"en": "中文 side by side · 中英对照", "zh": "English side by side · 中英对照"}
+TO_ZH = "中文 side by side · 中英对照"  # the side-by-side link of an English hit
+TO_EN = "English side by side · 中英对照"  # and of a Chinese one
 
 
 def hits_html(
@@ -63,7 +64,7 @@ def hits_html(
         out.append(
             f'      <p class="text">{highlight(h.get("highlight") or h["text"])}</p>\n'
             f'      <a class="other" lang="{other}" href="{href(number, pinned, "both")}">'
-            f"{OTHER['en' if lang == 'en' else 'zh']}</a>\n"
+            f"{TO_ZH if lang == 'en' else TO_EN}</a>\n"
             "    </li>\n"
         )
     out.append("  </ol>")
