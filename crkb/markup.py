@@ -37,9 +37,14 @@ def merge(spans: Iterable[Span | tuple[int, int]]) -> list[Span]:
 
 def to_html(text: str, spans: Iterable[Span | tuple[int, int]], *, quote: bool = False) -> str:
     """`text` HTML-escaped (quotes too when `quote`), each span wrapped in `<kind>…</kind>`."""
+    return merged_html(text, merge(spans), quote=quote)
+
+
+def merged_html(text: str, merged: list[Span], *, quote: bool = False) -> str:
+    """`to_html` of spans already as `merge` returns them (a search's highlights are made so)."""
     out: list[str] = []
     last = 0
-    for start, end, kind in merge(spans):
+    for start, end, kind in merged:
         out.append(html.escape(text[last:start], quote=quote))
         out.append(f"<{kind}>{html.escape(text[start:end], quote=quote)}</{kind}>")
         last = end

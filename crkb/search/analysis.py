@@ -81,7 +81,7 @@ def stem(word: str) -> str:
 
 def english_words(text: str) -> list[str]:
     """Lowercase words of a text, in order, stop words kept."""
-    return [m.group(0).lower() for m in _WORD.finditer(text)]
+    return [w.lower() for w in _WORD.findall(text)]
 
 
 def english_terms(text: str) -> list[str]:

@@ -18,7 +18,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from crkb.errors import BadInput, NotFound, StoreError
-from crkb.markup import to_html
+from crkb.markup import merged_html
 from crkb.numbers import parent_of, sort_key
 from crkb.search import (
     analysis,
@@ -73,6 +73,8 @@ POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
 KEPT = 3_500  # a language's newest documents whose stored fields are kept (~1 KB each)
 STORED = 1_024  # other documents whose stored fields are kept, the last read
+PARENTS = 4_096  # rules whose titled parent is kept
+_UNKNOWN = ("", "")  # a rule whose titled parent is not kept yet
 
 
 class Stored(NamedTuple):
@@ -230,6 +232,12 @@ class Searcher:
         for rid, docnum in enumerate(self._docnum):
             self._number_of[docnum] = self.records[rid][1]
         self._seqs: LRUCache[int, tuple[str, ...]] = LRUCache(2048)
+        self._ordinals = {
+            lang: {v: i for i, v in enumerate(vs)} for lang, vs in self.versions.items()
+        }
+        # (lang, number, version ordinal) → the titled rule above it (a hit shows it, and the
+        # keyword and variant signals read it): the same few thousand rules recur
+        self._parents: dict[tuple[str, str, int], tuple[str, str] | None] = {}
         # the newest release's documents in both languages, read when warmed and kept; and the
         # last few others read
         self._kept: dict[int, Stored] = {}
@@ -311,9 +319,14 @@ class Searcher:
 
     def _rid(self, lang: str, number: str, o: int) -> int | None:
         for rid in self._by_number.get((lang, number), ()):
-            if _in(self.records[rid][2], o):
-                return rid
+            for a, b in self.records[rid][2]:  # _in, unrolled: ~25 calls a query
+                if a <= o <= b:
+                    return rid
         return None
+
+    def _ordinal(self, lang: str, version: str) -> int | None:
+        """A version's place among `lang`'s versions (None: no `lang` text of it)."""
+        return self._ordinals.get(lang, {}).get(version)
 
     # -- the query -----------------------------------------------------------------------------
 
@@ -338,12 +351,19 @@ class Searcher:
         raise NotFound(f"unknown version: {version}")
 
     def search(
-        self, query: str, lang: str = "auto", version: str | None = None, limit: int = 10
+        self,
+        query: str,
+        lang: str = "auto",
+        version: str | None = None,
+        limit: int = 10,
+        *,
+        other: bool = True,
     ) -> dict[str, Any]:
-        """Ranked hits in the SPEC's shape, plus `did_you_mean`."""
+        """Ranked hits in the SPEC's shape, plus `did_you_mean`. `other`: each hit's text in the
+        other language (the search page links to it instead: None there)."""
         with self._lock:  # one file position and one cache shared by all threads
             try:
-                return self._search(query, lang, version, limit)
+                return self._search(query, lang, version, limit, other)
             except _DAMAGE as e:  # a damaged block shows only when a query first reads it
                 raise StoreError(
                     f"{self.dir}: damaged search index ({_reason(e)}); {_REBUILD}"
@@ -365,10 +385,12 @@ class Searcher:
             pinned = [self.records[r][1] for r in plan.pinned]
             if plan.query is None:
                 return pinned, []
-            pool, _total = self._pool(lang, o, plan.query, n)
+            pool, _total, _before = self._pool(lang, o, plan.query, n)
             return pinned, [(self._number_of[d], f) for d, f in pool]
 
-    def _search(self, query: str, lang: str, version: str | None, limit: int) -> dict[str, Any]:
+    def _search(
+        self, query: str, lang: str, version: str | None, limit: int, other: bool = True
+    ) -> dict[str, Any]:
         q = _clean(query)
         if lang not in ("auto", "en", "zh"):
             raise BadInput(f"--lang: expected en, zh or auto, not {lang!r}")
@@ -405,41 +427,49 @@ class Searcher:
         scored_docs = {x for x, _ in scored}
         out["total"] = total + sum(1 for d in pinned_docs if d not in scored_docs)
         out["total"] = max(out["total"], len(hits[:limit]))
-        out["hits"] = [self._hit(d, sc, lang, vid, o, plan.needles) for d, sc in hits[:limit]]
+        out["hits"] = [
+            self._hit(d, sc, lang, vid, o, plan.needles, other) for d, sc in hits[:limit]
+        ]
         return out
 
     def _rank(
         self, lang: str, o: int, plan: QueryPlan, n: int
     ) -> tuple[list[tuple[int, float]], int]:
         """Top `n` (docnum, score): the candidates' signals weighed by the learned exponents."""
-        pool, total = self._pool(lang, o, plan, n)
-        scored = [(d, weights.combine(f, self.weights)) for d, f in pool]
+        pool, total, before = self._pool(lang, o, plan, n)
+        # a candidate's product before `pointed`, times `pointed` (the last factor) if it has it
+        scored = [
+            (d, weights.times(b, "pointed", f["pointed"], self.weights) if "pointed" in f else b)
+            for (d, f), b in zip(pool, before, strict=True)
+        ]
         scored.sort(key=lambda x: -x[1])
         return scored[:n], total
 
     def _pool(
         self, lang: str, o: int, plan: QueryPlan, n: int
-    ) -> tuple[list[tuple[int, dict[str, float]]], int]:
+    ) -> tuple[list[tuple[int, dict[str, float]]], int, list[float]]:
         """The best `n` (at least POOL) candidates by BM25F of the weighted terms, the share of
         the query matched and the sections and rules its terms name, each with its signals (the
-        factors read from its own text), and how many documents matched at all."""
+        factors read from its own text), how many documents matched at all, and each
+        candidate's weighed product of its factors but `pointed`."""
         scope = self._scope(lang, o)
         sid = (lang, o)
-        scored = self.scorer.score(sid, scope, plan.terms, plan.fields)
+        scorer = self.scorer
+        scored = scorer.score(sid, scope, plan.terms, plan.fields)
         if plan.extra:
-            scored.merge(self.scorer.score(sid, scope, plan.extra, plan.extra_fields))
+            scored = scorer.merge(scored, scorer.score(sid, scope, plan.extra, plan.extra_fields))
         if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
-            scored.merge(self.scorer.score(sid, scope, plan.expand, plan.fields))
-        docs = scored.order()
-        if not len(docs):
-            return [], 0
+            scored = scorer.merge(scored, scorer.score(sid, scope, plan.expand, plan.fields))
+        docs, scores, matched = scored.docs, scored.scores, scored.matched
+        total = len(docs)
+        if not total:
+            return [], 0, []
         k = sum(t.weight for t in plan.terms) or 1.0
         # weights.combine(factors, FIXED) for every matched rule, over arrays: the same
         # products in the same order (a cold query matches thousands of rules)
         w_bm25, w_coord, w_section, w_favoured, w_topic = (
             weights.FIXED.get(x, 0.0) for x in ("bm25", "coord", "section", "favoured", "topic")
         )
-        scores, matched = scored.scores[docs], scored.matched[docs]
         final = np.ones(len(docs))
         if w_bm25:
             positive = np.maximum(scores, 0.0)
@@ -456,7 +486,7 @@ class Searcher:
             # want-th best cannot be chosen, so only the others are marked (the same choice).
             floor = np.partition(final, len(final) - want)[len(final) - want] / (lift * (1 + 1e-9))
             keep = final >= floor
-            docs, final = docs[keep], final[keep]
+            docs, final, scores, matched = docs[keep], final[keep], scores[keep], matched[keep]
         if marked and plan.sections and w_section:
             heads, codes = self._sections()
             asked = [codes[x] for x in plan.sections if x in codes]
@@ -476,12 +506,15 @@ class Searcher:
         else:
             best = np.argsort(-final, kind="stable")
         out = []
-        forms = [frozenset(x) for x in plan.near]  # each content term's forms, as sets
-        for d in docs[best].tolist():
-            base = self._base(d, float(scored.scores[d]), float(scored.matched[d]), k, plan)
-            out.append((d, {**base, **self._signals(lang, o, d, plan, forms)}))
-        self._pointed(out)
-        return out, len(scored.order())
+        # each content term's forms → the term (the last that has it)
+        which = {f: i for i, fs in enumerate(plan.near) for f in fs}
+        for d, sc, got in zip(
+            docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True
+        ):
+            base = self._base(d, sc, got, k, plan)
+            out.append((d, {**base, **self._signals(lang, o, d, plan, which)}))
+        before = self._pointed(out)
+        return out, total, before
 
     def _sections(self) -> tuple[np.ndarray, dict[str, int]]:
         """docnum → a code of the section its rule lies in (its number's head), and the codes."""
@@ -546,13 +579,19 @@ class Searcher:
             f["topic"] = 1.0 + TOPIC * topic
         return f
 
-    def _pointed(self, pool: list[tuple[int, dict[str, float]]]) -> None:
+    def _pointed(self, pool: list[tuple[int, dict[str, float]]]) -> list[float]:
         """A candidate inside a rule that other leading candidates refer to ("This is a
-        state-based action. See rule 704.") is where they say the thing is stated."""
-        lead = sorted(pool, key=lambda x: -weights.combine(x[1], self.weights))[:POINTERS]
+        state-based action. See rule 704.") is where they say the thing is stated. Returns
+        each candidate's weighed product before that (what leads, and what `pointed` adds to)."""
+        before = [weights.combine(f, self.weights) for _d, f in pool]
+        order = sorted(range(len(pool)), key=lambda i: -before[i])[:POINTERS]
+        lead = [pool[i] for i in order]
         refs = [ranking.references(self._text(d)[0]) for d, _f in lead]
+        referred = tuple(set().union(*refs))  # a rule and the rules above it begin its number
         for d, f in pool:
             number = self._number_of[d]
+            if not referred or not number.startswith(referred):
+                continue  # refers to neither it nor a rule above it
             mine = set()
             p: str | None = number
             while p is not None and len(p) >= 3:
@@ -561,9 +600,10 @@ class Searcher:
             by = sum(1 for (e, _g), r in zip(lead, refs, strict=True) if e != d and r & mine)
             if by:
                 f["pointed"] = ranking.pointed(by)
+        return before
 
     def _signals(
-        self, lang: str, o: int, docnum: int, plan: QueryPlan, forms: list[frozenset[str]]
+        self, lang: str, o: int, docnum: int, plan: QueryPlan, which: dict[str, int]
     ) -> dict[str, float]:
         """What a candidate's own text adds: its content words together, a statement, a count;
         and a rule that applies only under a keyword or a variant the query does not name.
@@ -584,7 +624,7 @@ class Searcher:
         if lang == "zh":
             occ = ranking.char_spans(text, plan.near)
         else:
-            occ = ranking.word_spans(self._words(docnum, text), forms)
+            occ = ranking.word_spans(self._words(docnum, text), which, len(plan.near))
         f["proximity"] = ranking.proximity(occ, len(plan.near))
         f["own"] = (1 + sum(1 for x in occ if x)) / (1 + len(plan.near))  # words in its own text
         if lang == "en":  # measured: Chinese openings (具有…的, 如果…) say less about the subject
@@ -615,11 +655,10 @@ class Searcher:
 
     def _parallel_en(self, number: str, o: int) -> tuple[str, ...] | None:
         """The stems of the English text of a Chinese rule, in the same release, if any."""
-        vid = self.versions["zh"][o]
-        en = self.versions.get("en", [])
-        if vid not in en:
+        at = self._ordinal("en", self.versions["zh"][o])
+        if at is None:
             return None
-        rid = self._rid("en", number, en.index(vid))
+        rid = self._rid("en", number, at)
         if rid is None:
             return None
         docnum = self._docnum[rid]
@@ -646,7 +685,7 @@ class Searcher:
         """The stems of an English text in order (cached per document)."""
         got: tuple[str, ...] | None = self._seqs.get(docnum)
         if got is None:
-            got = tuple(analysis.stem(w) for w in analysis.english_words(text.replace("-", " ")))
+            got = tuple(map(analysis.stem, analysis.english_words(text.replace("-", " "))))
             self._seqs[docnum] = got
         return got
 
@@ -893,34 +932,49 @@ class Searcher:
     def _other(self, lang: str, number: str, version: str) -> str | None:
         """The other language's text of the same rule in the same version, if any."""
         other = "zh" if lang == "en" else "en"
-        vs = self.versions.get(other, [])
-        if version not in vs:
+        at = self._ordinal(other, version)
+        if at is None:
             return None
-        rid = self._rid(other, number, vs.index(version))
+        rid = self._rid(other, number, at)
         return None if rid is None else self._fields(self._docnum[rid]).text
 
     def _parent(self, lang: str, number: str, o: int) -> dict[str, str] | None:
         """The nearest titled rule above a rule (its section or titled rule), shown as context."""
-        p = parent_of(number)
-        while p is not None:
-            rid = self._rid(lang, p, o)
-            if rid is not None:
-                title = self._text(self._docnum[rid])[1]
-                if title:
-                    return {"number": p, "title": title}
-            p = parent_of(p)
-        return None
+        key = (lang, number, o)
+        got = self._parents.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            got = None
+            p = parent_of(number)
+            while p is not None:
+                rid = self._rid(lang, p, o)
+                if rid is not None:
+                    title = self._text(self._docnum[rid])[1]
+                    if title:
+                        got = (p, title)
+                        break
+                p = parent_of(p)
+            if len(self._parents) >= PARENTS:  # bounded: cleared whole (cheaper than an LRU)
+                self._parents.clear()
+            self._parents[key] = got
+        return None if got is None else {"number": got[0], "title": got[1]}
 
     def _hit(
-        self, docnum: int, score: float, lang: str, version: str, o: int, needles: Needles
+        self,
+        docnum: int,
+        score: float,
+        lang: str,
+        version: str,
+        o: int,
+        needles: Needles,
+        other: bool = True,
     ) -> dict[str, Any]:
         f = self._fields(docnum)
         text = f.text
         if needles.kind == "en" and needles.stems:
             stems = self._words(docnum, text)  # read already for the candidates' signals
-            mark = to_html(text, highlight.english_stemmed(text, stems, needles.stems))
+            mark = merged_html(text, highlight.english_stemmed(text, stems, needles.stems))
         else:
-            mark = to_html(text, highlight.substrings(text, needles.subs))
+            mark = merged_html(text, highlight.substrings(text, needles.subs))
         hit = {
             "number": f.number,
             "version": version,
@@ -929,7 +983,7 @@ class Searcher:
             "text": text,
             "highlight": mark,
             "score": round(float(score), 4),
-            "other": self._other(f.lang, f.number, version),
+            "other": self._other(f.lang, f.number, version) if other else None,
             "parent": self._parent(f.lang, f.number, o),
         }
         if f.cur and f.cur != f.number:

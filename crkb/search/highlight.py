@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -34,8 +35,9 @@ def english_stemmed(text: str, stems: tuple[str, ...], wanted: Iterable[str]) ->
     hits = [i for i, s in enumerate(stems) if s in want]
     if not hits:
         return []
-    spans = [m.span() for m in _WORD.finditer(text)]
-    return merge([Span(*spans[i]) for i in hits])
+    spans = [m.span() for m in itertools.islice(_WORD.finditer(text), hits[-1] + 1)]
+    # words stand apart (a character no word holds between two): merged as they are, in order
+    return [Span(*spans[i]) for i in hits]
 
 
 def substrings(text: str, needles: Iterable[str]) -> list[Span]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from crkb.search import numerals
 
@@ -77,14 +77,12 @@ def proximity(occurrences: Sequence[Sequence[tuple[int, int]]], k: int) -> float
     return 1.0 + PROXIMITY * min(1.0, covered / max(width, 1)) * present / k
 
 
-def word_spans(seq: Sequence[str], forms: Sequence[frozenset[str]]) -> list[list[tuple[int, int]]]:
-    """Per term, the token positions (as spans) where one of its forms stands in `seq`."""
-    out: list[list[tuple[int, int]]] = [[] for _ in forms]
-    which = {f: i for i, fs in enumerate(forms) for f in fs}
-    for pos, w in enumerate(seq):
-        i = which.get(w)
-        if i is not None:
-            out[i].append((pos, pos + 1))
+def word_spans(seq: Sequence[str], which: Mapping[str, int], k: int) -> list[list[tuple[int, int]]]:
+    """Per term (of `k`), the token positions (as spans) where one of its forms stands in `seq`;
+    `which` maps each form to its term (made once per query, read for every candidate)."""
+    out: list[list[tuple[int, int]]] = [[] for _ in range(k)]
+    for pos, w in [(pos, w) for pos, w in enumerate(seq) if w in which]:
+        out[which[w]].append((pos, pos + 1))
     return out
 
 

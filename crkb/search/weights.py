@@ -46,10 +46,19 @@ def combine(factors: Mapping[str, float], weights: Mapping[str, float]) -> float
     """The product of the factors raised to their weights (a factor without one is left out)."""
     score = 1.0
     for name, value in factors.items():
-        w = weights.get(name, 0.0)
-        if w:
-            score *= value**w if value > 0 else 0.0
+        score = times(score, name, value, weights)
     return score
+
+
+def times(score: float, name: str, value: float, weights: Mapping[str, float]) -> float:
+    """`score` times one more factor raised to its weight: `combine` one step at a time (a
+    factor added last multiplies what the others made, to the bit)."""
+    w = weights.get(name, 0.0)
+    if not w:
+        return score
+    if value <= 0:
+        return score * 0.0
+    return score * (value if w == 1.0 else value**w)  # x ** 1.0 is x: most weights are 1
 
 
 def log_factors(factors: Mapping[str, float]) -> dict[str, float]:

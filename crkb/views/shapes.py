@@ -135,10 +135,12 @@ def rules_answer(found: dict[str, Json], choice: str) -> Json:
     return found[wanted[0]] if len(wanted) == 1 else found
 
 
-def search(searcher: Searcher, q: str, lang: str, version: str | None, limit: int) -> Json:
+def search(
+    searcher: Searcher, q: str, lang: str, version: str | None, limit: int, *, other: bool = True
+) -> Json:
     """`{query, lang, version, total, hits: [{number, version, lang, title, text, highlight,
-    score}], did_you_mean}`."""
-    return searcher.search(q, lang=lang, version=version, limit=limit)
+    score}], did_you_mean}`; `other=False` leaves each hit's other-language text out (None)."""
+    return searcher.search(q, lang=lang, version=version, limit=limit, other=other)
 
 
 def diff(store: Store, old: str, new: str, lang: str = "en") -> Json:

@@ -280,7 +280,8 @@ def search() -> ResponseReturnValue:
     result, note = None, None
     try:
         if q:
-            result = shapes.search(searcher(), q, lang, version, max(limit, 20))
+            # the page links each hit to its rule side by side: the other text is not shown
+            result = shapes.search(searcher(), q, lang, version, max(limit, 20), other=False)
     except NotFound as e:  # e.g. Chinese words in a release older than any translation
         result, note = None, str(e)
     common = _common(store, version or store.version_ids()[-1])
@@ -290,7 +291,7 @@ def search() -> ResponseReturnValue:
         note=note,
         slang=lang,
         result=result,
-        hits=hits_html(result["hits"], common["latest"], rule_href, highlight) if result else "",
+        hits=hits_html(result["hits"], common["latest"], rule_hrefs(), highlight) if result else "",
         svers=version,
         version_options=_search_versions(store, version),
         **common,
@@ -306,6 +307,21 @@ def _search_versions(store: Store, chosen: str | None) -> Markup:
         return str(macro(list(reversed(ids)), chosen, set(store.version_ids("zh"))))
 
     return Markup(served().memoised(("search versions", chosen), make))
+
+
+def rule_hrefs() -> Callable[..., str]:
+    """`rule_href` for the many rules of one page: each address's pattern looked up once."""
+    plain = urls.formatter("pages.rule", ("number",))
+    chosen = urls.formatter("pages.rule", ("number", "lang"))
+    pinned = urls.formatter("pages.versioned_rule", ("version", "number"))
+    pinned_chosen = urls.formatter("pages.versioned_rule", ("version", "number", "lang"))
+
+    def href(number: str, version: str | None = None, lang: str | None = None) -> str:
+        if version is None:
+            return chosen(number, lang) if lang else plain(number)
+        return pinned_chosen(version, number, lang) if lang else pinned(version, number)
+
+    return href
 
 
 def rule_href(number: str, version: str | None = None, lang: str | None = None) -> str:

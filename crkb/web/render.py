@@ -141,16 +141,28 @@ def escaped(text: str) -> str:
 _MARKS = re.compile(r"(</?mark>)")
 
 
+# What html.escape(quote=False) never leaves: a bare "&", or "<" and ">" outside <mark> tags
+_UNESCAPED = re.compile(r"&(?!(?:amp|lt|gt);)|<(?!/?mark>)|(?<!<mark)(?<!</mark)>")
+
+
 def highlight(engine_html: str) -> Markup:
     """A search highlight (escaped text with <mark> around matches) made safe again: every piece is
     unescaped and re-escaped, so only the <mark> tags survive whatever the engine produced."""
+    if _UNESCAPED.search(engine_html) is None:
+        # what the engine makes (escaped but for quotes): re-escaped, it only gains its quotes
+        balanced = engine_html.replace("'", "&#39;").replace('"', "&#34;")
+    else:
+        balanced = _reescaped(engine_html)
+    if balanced.count("<mark>") != balanced.count("</mark>"):
+        balanced = balanced.replace("<mark>", "").replace("</mark>", "")
+    return Markup(balanced)
+
+
+def _reescaped(engine_html: str) -> str:
     out = []
     for piece in _MARKS.split(engine_html):
         if piece in ("<mark>", "</mark>"):
             out.append(piece)
         else:
             out.append(escaped(html.unescape(piece) if "&" in piece else piece))
-    balanced = "".join(out)
-    if balanced.count("<mark>") != balanced.count("</mark>"):
-        balanced = balanced.replace("<mark>", "").replace("</mark>", "")
-    return Markup(balanced)
+    return "".join(out)

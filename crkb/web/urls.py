@@ -11,6 +11,7 @@ and scheme as the URL adapter holds them). Anything else is `flask.url_for` itse
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import flask
@@ -33,27 +34,49 @@ def url_for(endpoint: str, /, **values: Any) -> str:  # noqa: ANN401 - flask.url
     for name, value in values.items():
         if type(value) is not str or name[:1] == "_" or _PLAIN(value) is None:
             return flask.url_for(endpoint, **values)
+    pattern = _kept(ctx, endpoint, tuple(values))
+    if pattern is None:
+        return flask.url_for(endpoint, **values)
+    return pattern.format(*values.values())
+
+
+def formatter(endpoint: str, names: tuple[str, ...]) -> Callable[..., str]:
+    """`url_for(endpoint, **dict(zip(names, values)))` as a function of the values, its pattern
+    looked up once (a search page asks for ~50 rule addresses)."""
+    ctx = _cv_request.get(None)
+    pattern = None if ctx is None or endpoint[:1] == "." else _kept(ctx, endpoint, names)
+
+    def build(*values: str) -> str:
+        if pattern is None or any(type(v) is not str or _PLAIN(v) is None for v in values):
+            named: dict[str, Any] = dict(zip(names, values, strict=True))
+            return flask.url_for(endpoint, **named)
+        return pattern.format(*values)
+
+    return build
+
+
+def _kept(ctx: Any, endpoint: str, names: tuple[str, ...]) -> Pattern:  # noqa: ANN401 - Flask's RequestContext
+    """The kept pattern of an endpoint and argument names in this request's place (made on
+    first use), or None when there is none (url_for builds the URL)."""
     adapter = ctx.url_adapter
     if adapter is None:
-        return flask.url_for(endpoint, **values)
+        return None
     kept: dict[tuple[object, ...], Pattern] = ctx.app.extensions.setdefault(KEPT, {})
     key = (
         endpoint,
-        *values,
+        *names,
         adapter.script_name,
         adapter.subdomain,
         adapter.server_name,
         adapter.url_scheme,
     )
     try:
-        pattern = kept[key]
+        return kept[key]
     except KeyError:
         if len(kept) >= MAX_KEPT:  # the host is the client's to name: never grows unbounded
             kept.clear()
-        pattern = kept[key] = _pattern(endpoint, list(values))
-    if pattern is None:
-        return flask.url_for(endpoint, **values)
-    return pattern.format(*values.values())
+        pattern = kept[key] = _pattern(endpoint, list(names))
+        return pattern
 
 
 def _pattern(endpoint: str, names: list[str]) -> Pattern:
