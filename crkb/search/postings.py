@@ -111,6 +111,8 @@ class Postings:
     lengths: dict[str, IntArray]
     terms: dict[str, dict[str, int]]  # field → term → its place in `starts`
     starts: npt.NDArray[np.int64]  # where each term's postings start, and where the last ends
+    table: npt.NDArray[np.int32]  # the field lengths, a row per field (`lengths` are its rows)
+    rows: dict[str, int]  # field → its row
 
     @property
     def count(self) -> int:
@@ -124,6 +126,14 @@ class Postings:
             return EMPTY_DOCS, EMPTY_FREQS
         a, b = self.starts[i : i + 2].tolist()
         return self.docs[a:b].astype(np.int32), self.freqs[a:b].astype(np.float64)
+
+    def span(self, field: str, term: str) -> tuple[int, int]:
+        """Where a term's postings in a field lie in `docs` and `freqs` (empty: a, a)."""
+        i = self.terms.get(field, {}).get(term)
+        if i is None:
+            return 0, 0
+        a, b = self.starts[i : i + 2].tolist()
+        return a, b
 
     def frequency(self, field: str, term: str) -> int:
         """In how many documents (of every version) a term occurs."""
@@ -161,4 +171,7 @@ def read(index_dir: Path, n_docs: int) -> Postings:
     bounds = np.array(starts, dtype=np.int64)
     if end != len(docs) or (np.diff(bounds) < 0).any():
         raise ValueError(f"{TERMS}: offsets out of order")
-    return Postings(docs, freqs, {f: lengths[i] for i, f in enumerate(FIELDS)}, terms, bounds)
+    rows = {f: i for i, f in enumerate(FIELDS)}
+    return Postings(
+        docs, freqs, {f: lengths[i] for f, i in rows.items()}, terms, bounds, lengths, rows
+    )

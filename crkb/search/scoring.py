@@ -50,7 +50,10 @@ class Scorer:
         self._avg: dict[tuple[ScopeId, str], float] = {}
         self._sizes: dict[ScopeId, tuple[int, int]] = {}  # documents in scope, bound
         self.cache_bytes = cache_bytes
-        self._sat: dict[tuple[ScopeId, str, tuple[tuple[str, float], ...]], Sat] = {}
+        self._sat_in: dict[
+            tuple[ScopeId, tuple[str, ...], tuple[tuple[str, float], ...]],
+            tuple[IntArray, FloatArray, tuple[int, ...]],
+        ] = {}
         self._sat_bytes = 0
         self._sums_scratch: FloatArray = np.zeros(0)
         self._matched_scratch: FloatArray = np.zeros(0)
@@ -106,29 +109,35 @@ class Scorer:
         """
         n_docs = max(self.size(scope_id, scope), 1)
         bound = self.bound(scope_id, scope)
+        names = tuple(fields)
         lists: list[IntArray] = []
         values: list[FloatArray] = []
         matched = self._scratch(bound)[1]  # the weight matched, per document: left zeroed
+        coords = [coord for _boost, coord in fields.values()]
         for term in terms:
-            touched: list[tuple[IntArray, float]] = []
-            for field, (boost, coord) in fields.items():
-                docs, sat = self.saturated(scope_id, scope, field, term.forms)
-                if not len(docs):
-                    continue
-                df = len(docs)
-                w = term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-                lists.append(docs)
-                values.append(w * sat)
-                if coord:
-                    touched.append((docs, coord))
+            docs, sat, counts = self.saturated_in(scope_id, scope, names, term.forms)
+            if not len(docs):
+                continue
+            # each list's weight (as a list by list sum took it), for each of its documents
+            met = [df for df in counts if df]
+            ws = [
+                term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+                for (boost, _coord), df in zip(fields.values(), counts, strict=True)
+                if df
+            ]
+            lists.append(docs)
+            values.append((ws[0] if len(ws) == 1 else np.repeat(ws, met)) * sat)
+            touched = [i for i, df in enumerate(counts) if df and coords[i]]
             if len(touched) == 1:  # its one list's documents are distinct
-                docs, coord = touched[0]
-                matched[docs] += term.weight * coord
+                i = touched[0]
+                a = sum(counts[:i])
+                matched[docs[a : a + counts[i]]] += term.weight * coords[i]
             elif touched:  # a document in several lists counts its best coordination, once
                 seen = self._scratch(bound)[2]
-                for docs, coord in touched:
-                    seen[docs] = np.maximum(seen[docs], coord)
-                docs = np.concatenate([d for d, _c in touched])
+                each = np.repeat(coords, counts)
+                if not each.all():
+                    docs, each = docs[each != 0], each[each != 0]
+                np.maximum.at(seen, docs, each)
                 matched[docs] += term.weight * seen[docs]
                 seen[docs] = 0.0
         if not lists:
@@ -199,25 +208,64 @@ class Scorer:
             got = self._sizes[scope_id] = (len(docs), int(docs[-1]) + 1 if len(docs) else 0)
         return got
 
+    def saturated_in(
+        self,
+        scope_id: ScopeId,
+        scope: Mask,
+        names: tuple[str, ...],
+        forms: tuple[tuple[str, float], ...],
+    ) -> tuple[IntArray, FloatArray, tuple[int, ...]]:
+        """`saturated` in each of the fields `names`, one after another, and how many documents
+        each holds (kept: a term's values recur from query to query)."""
+        key = (scope_id, names, forms)
+        got = self._sat_in.get(key)
+        if got is None:
+            got = self._saturated_in(scope_id, scope, names, forms)
+            size = max(1, got[0].nbytes + got[1].nbytes)
+            if size <= self.cache_bytes:  # kept, the oldest let go beyond the budget
+                self._sat_in[key] = got
+                self._sat_bytes += size
+                while self._sat_bytes > self.cache_bytes:
+                    old = self._sat_in.pop(next(iter(self._sat_in)))
+                    self._sat_bytes -= max(1, old[0].nbytes + old[1].nbytes)
+        return got
+
+    def _saturated_in(
+        self,
+        scope_id: ScopeId,
+        scope: Mask,
+        names: tuple[str, ...],
+        forms: tuple[tuple[str, float], ...],
+    ) -> tuple[IntArray, FloatArray, tuple[int, ...]]:
+        if len(forms) != 1:  # forms merged field by field
+            parts = [self.saturated(scope_id, scope, f, forms) for f in names]
+            return (
+                np.concatenate([d for d, _s in parts]),
+                np.concatenate([s for _d, s in parts]),
+                tuple(len(d) for d, _s in parts),
+            )
+        # one form: the lists of every field cut to the scope at once, each value computed as
+        # `saturated` computes it (the same operations on the same numbers, element by element)
+        ((form, factor),) = forms
+        post = self.postings
+        spans = [post.span(f, form) for f in names]
+        raw = np.concatenate([post.docs[a:b] for a, b in spans])
+        keep = scope[raw]
+        docs = raw[keep].astype(np.int32)
+        rows = np.repeat([post.rows[f] for f in names], [b - a for a, b in spans])[keep]
+        per_row = np.bincount(rows, minlength=len(post.rows))
+        counts = tuple(per_row[[post.rows[f] for f in names]].tolist())
+        tf = factor * np.concatenate([post.freqs[a:b] for a, b in spans])[keep].astype(np.float64)
+        avgs = np.array([self.avg(scope_id, scope, f) for f in names])
+        avg = avgs[np.repeat(np.arange(len(names)), counts)]
+        lengths = post.table[rows, docs]
+        return docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)), counts
+
     def saturated(
         self, scope_id: ScopeId, scope: Mask, field: str, forms: tuple[tuple[str, float], ...]
     ) -> Sat:
         """(documents, BM25's saturated term frequency of a term, all its forms, in a field)."""
-        key = (scope_id, field, forms)
-        got = self._sat.get(key)
-        if got is None:
-            docs, tf = self.merged(scope_id, scope, field, forms)
-            avg = self.avg(scope_id, scope, field)
-            lengths = self.postings.lengths[field][docs]
-            got = (docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)))
-            size = _nbytes(got)
-            if size <= self.cache_bytes:  # kept, the oldest let go beyond the budget
-                self._sat[key] = got
-                self._sat_bytes += size
-                while self._sat_bytes > self.cache_bytes:
-                    self._sat_bytes -= _nbytes(self._sat.pop(next(iter(self._sat))))
-        return got
-
-
-def _nbytes(sat: Sat) -> int:
-    return max(1, sat[0].nbytes + sat[1].nbytes)
+        docs, tf = self.merged(scope_id, scope, field, forms)
+        avg = self.avg(scope_id, scope, field)
+        lengths = self.postings.lengths[field][docs]
+        return docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg))

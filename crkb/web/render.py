@@ -142,7 +142,8 @@ _MARKS = re.compile(r"(</?mark>)")
 
 
 # What html.escape(quote=False) never leaves: a bare "&", or "<" and ">" outside <mark> tags
-_UNESCAPED = re.compile(r"&(?!(?:amp|lt|gt);)|<(?!/?mark>)|(?<!<mark)(?<!</mark)>")
+# (each alternative begins with its character: the scan skips to the next "&", "<" or ">")
+_UNESCAPED = re.compile(r"&(?!(?:amp|lt|gt);)|<(?!/?mark>)|>(?<!<mark>)(?<!</mark>)")
 
 
 def highlight(engine_html: str) -> Markup:

@@ -47,10 +47,11 @@ def formatter(endpoint: str, names: tuple[str, ...]) -> Callable[..., str]:
     pattern = None if ctx is None or endpoint[:1] == "." else _kept(ctx, endpoint, names)
 
     def build(*values: str) -> str:
-        if pattern is None or any(type(v) is not str or _PLAIN(v) is None for v in values):
-            named: dict[str, Any] = dict(zip(names, values, strict=True))
-            return flask.url_for(endpoint, **named)
-        return pattern.format(*values)
+        for v in values:
+            if pattern is None or type(v) is not str or _PLAIN(v) is None:
+                named: dict[str, Any] = dict(zip(names, values, strict=True))
+                return flask.url_for(endpoint, **named)
+        return pattern.format(*values) if pattern is not None else flask.url_for(endpoint)
 
     return build
 
