@@ -238,6 +238,8 @@ class Searcher:
         # (lang, number, version ordinal) → the titled rule above it (a hit shows it, and the
         # keyword and variant signals read it): the same few thousand rules recur
         self._parents: dict[tuple[str, str, int], tuple[str, str] | None] = {}
+        self._title_stems: dict[str, tuple[str, ...]] = {}  # an English title → its stems
+        self._asked: tuple[object, frozenset[str]] = (None, frozenset())  # plan → its forms
         # the newest release's documents in both languages, read when warmed and kept; and the
         # last few others read
         self._kept: dict[int, Stored] = {}
@@ -613,7 +615,7 @@ class Searcher:
         f: dict[str, float] = {}
         if number.startswith(("701.", "702.")) or number[:1] in "89":
             p = self._parent(lang, number, o)
-            if p is not None and not _names(plan, lang, p["title"]):
+            if p is not None and not self._names(plan, lang, p["title"]):
                 if plan.question:
                     f["specific"] = SPECIFIC
                 if number[:1] in "89":
@@ -652,6 +654,20 @@ class Searcher:
         if plan.wants_outcome:
             f["outcome"] = ranking.outcome(text, lang)
         return f
+
+    def _names(self, plan: QueryPlan, lang: str, title: str) -> bool:
+        """`_names`, the query's forms and each title's stems made once (a keyword's or a
+        variant's parent is read for ~10 candidates a query)."""
+        if lang == "zh":
+            return _names(plan, lang, title)
+        if self._asked[0] is not plan:
+            self._asked = (plan, frozenset(f for t in plan.terms for f, _x in t.forms))
+        stems = self._title_stems.get(title)
+        if stems is None:
+            if len(self._title_stems) >= PARENTS:  # bounded: cleared whole
+                self._title_stems.clear()
+            stems = self._title_stems[title] = _title_stems(title)
+        return not self._asked[1].isdisjoint(stems)
 
     def _parallel_en(self, number: str, o: int) -> tuple[str, ...] | None:
         """The stems of the English text of a Chinese rule, in the same release, if any."""
@@ -996,8 +1012,12 @@ def _names(plan: QueryPlan, lang: str, title: str) -> bool:
     if lang == "zh":
         return any(title in f or f in title for forms in plan.near for f in forms if len(f) > 1)
     asked = {f for t in plan.terms for f, _x in t.forms}
-    words = [analysis.stem(w) for w in analysis.english_words(title) if w not in STOP]
-    return bool(words) and any(w in asked for w in words)
+    return any(w in asked for w in _title_stems(title))
+
+
+def _title_stems(title: str) -> tuple[str, ...]:
+    """The stems of an English title's words but stop words."""
+    return tuple(analysis.stem(w) for w in analysis.english_words(title) if w not in STOP)
 
 
 def _zh_runs(tokens: tuple[str, ...], asked: Understood) -> list[str]:

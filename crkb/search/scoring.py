@@ -126,7 +126,7 @@ class Scorer:
                 if df
             ]
             lists.append(docs)
-            values.append((ws[0] if len(ws) == 1 else np.repeat(ws, met)) * sat)
+            values.append((ws[0] if len(ws) == 1 else np.array(ws).repeat(met)) * sat)
             touched = [i for i, df in enumerate(counts) if df and coords[i]]
             if len(touched) == 1:  # its one list's documents are distinct
                 i = touched[0]
@@ -134,7 +134,7 @@ class Scorer:
                 matched[docs[a : a + counts[i]]] += term.weight * coords[i]
             elif touched:  # a document in several lists counts its best coordination, once
                 seen = self._scratch(bound)[2]
-                each = np.repeat(coords, counts)
+                each = np.array(coords).repeat(counts)
                 if not each.all():
                     docs, each = docs[each != 0], each[each != 0]
                 np.maximum.at(seen, docs, each)
@@ -252,12 +252,12 @@ class Scorer:
         raw = np.concatenate([post.docs[a:b] for a, b in spans])
         keep = scope[raw]
         docs = raw[keep].astype(np.int32)
-        rows = np.repeat([post.rows[f] for f in names], [b - a for a, b in spans])[keep]
+        rows = np.array([post.rows[f] for f in names]).repeat([b - a for a, b in spans])[keep]
         per_row = np.bincount(rows, minlength=len(post.rows))
         counts = tuple(per_row[[post.rows[f] for f in names]].tolist())
         tf = factor * np.concatenate([post.freqs[a:b] for a, b in spans])[keep].astype(np.float64)
         avgs = np.array([self.avg(scope_id, scope, f) for f in names])
-        avg = avgs[np.repeat(np.arange(len(names)), counts)]
+        avg = avgs[np.arange(len(names)).repeat(counts)]
         lengths = post.table[rows, docs]
         return docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)), counts
 
