@@ -23,7 +23,7 @@ def hits_html(
     hits: Sequence[dict[str, Any]],
     latest: str,
     rule_href: Href,
-    highlight: Callable[[str], Markup],
+    highlight: Callable[[str], str],
 ) -> Markup:
     """`<ol class="hits">…</ol>`: each hit's number and title linked to its rule (pinned to its
     release unless that is the newest), its parent once per run of hits under it, its

@@ -149,6 +149,11 @@ _UNESCAPED = re.compile(r"&(?!(?:amp|lt|gt);)|<(?!/?mark>)|>(?<!<mark>)(?<!</mar
 def highlight(engine_html: str) -> Markup:
     """A search highlight (escaped text with <mark> around matches) made safe again: every piece is
     unescaped and re-escaped, so only the <mark> tags survive whatever the engine produced."""
+    return Markup(highlighted(engine_html))
+
+
+def highlighted(engine_html: str) -> str:
+    """`highlight` as a plain string, for markup written in Python (crkb/web/hits.py)."""
     if _UNESCAPED.search(engine_html) is None:
         # what the engine makes (escaped but for quotes): re-escaped, it only gains its quotes
         balanced = engine_html.replace("'", "&#39;").replace('"', "&#34;")
@@ -156,7 +161,7 @@ def highlight(engine_html: str) -> Markup:
         balanced = _reescaped(engine_html)
     if balanced.count("<mark>") != balanced.count("</mark>"):
         balanced = balanced.replace("<mark>", "").replace("</mark>", "")
-    return Markup(balanced)
+    return balanced
 
 
 def _reescaped(engine_html: str) -> str:
