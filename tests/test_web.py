@@ -251,6 +251,19 @@ def test_search_with_version_and_did_you_mean(client):
     assert dym is not None and "deathtouch" in dym.text
 
 
+def test_the_search_form_keeps_the_release_searched(client, store):
+    """The release dropdown shows the release a search ran in (or "newest"), and only it."""
+    newest = soup(client.get("/search?q=deathtouch&lang=en"))
+    chosen = [o.get("value") for o in newest.select("select[name=version] option[selected]")]
+    assert chosen == [""]
+    for version in ("2010-07-16", store.version_ids()[0], store.version_ids()[-2]):
+        page = soup(client.get(f"/search?q=deathtouch&version={version}&lang=en"))
+        chosen = [o.get("value") for o in page.select("select[name=version] option[selected]")]
+        assert chosen == [version]
+        options = [o.get("value") for o in page.select("select[name=version] option")]
+        assert options == [o.get("value") for o in newest.select("select[name=version] option")]
+
+
 def test_search_query_is_escaped(client):
     body = client.get("/search?q=%3Cscript%3Ealert(1)%3C/script%3E").get_data(as_text=True)
     assert "<script>alert" not in body and "&lt;script&gt;" in body
