@@ -80,3 +80,40 @@ def test_arrays_that_do_not_fit_the_index_are_refused(index: Path) -> None:
         n = reader.doc_count_all()
     with pytest.raises(ValueError, match="does not match"):
         postings.read(index, n + 1)
+
+
+def test_a_terms_fields_saturated_at_once_equal_field_by_field(index: Path) -> None:
+    """The lists of one term in every field, cut to a release and saturated in one pass, hold
+    the values computed field by field, to the bit (rankings rest on it)."""
+    from crkb.search.engine import EN_FIELDS
+
+    s = Searcher(index)
+    scorer, names = s.scorer, tuple(EN_FIELDS)
+    words = {t for f in names for t in s.scorer.postings.terms[f]}
+    assert len(words) >= 10
+    forms = [((w, 1.0),) for w in sorted(words)] + [(("spring", 1.0), ("gear", 0.7)), (("cog", 0.5), ("nowhere", 1.0))]
+    for o in range(len(s.versions["en"])):
+        scope = s._scope("en", o)
+        for form in forms:
+            docs, sat, counts = scorer.saturated_in(("en", o), scope, names, form)
+            parts = [scorer.saturated(("en", o), scope, f, form) for f in names]
+            assert counts == tuple(len(d) for d, _v in parts), form
+            assert docs.tolist() == [x for d, _v in parts for x in d.tolist()], form
+            assert sat.tolist() == [x for _d, v in parts for x in v.tolist()], form
+
+
+def test_a_term_in_several_fields_counts_once_as_matched(index: Path) -> None:
+    """A rule holding a query word in its text and its title has matched that word once, at its
+    best coordination (not twice); a word only in an example counts half."""
+    from crkb.search.engine import EN_FIELDS
+    from crkb.search.question import Term
+
+    s = Searcher(index)
+    o = len(s.versions["en"]) - 1
+    scored = s.scorer.score(
+        ("en", o), s._scope("en", o), [Term("spring", (("spring", 1.0),))], EN_FIELDS
+    )
+    matched = dict(zip(scored.docs.tolist(), scored.matched.tolist(), strict=True))
+    section = next(d for d in matched if s._number_of[d] == "100")  # "Springs": title and text
+    assert matched[section] == 1.0
+    assert set(matched.values()) <= {1.0, 0.5, 0.8}
