@@ -91,7 +91,10 @@ def test_a_terms_fields_saturated_at_once_equal_field_by_field(index: Path) -> N
     scorer, names = s.scorer, tuple(EN_FIELDS)
     words = {t for f in names for t in s.scorer.postings.terms[f]}
     assert len(words) >= 10
-    forms = [((w, 1.0),) for w in sorted(words)] + [(("spring", 1.0), ("gear", 0.7)), (("cog", 0.5), ("nowhere", 1.0))]
+    forms = [((w, 1.0),) for w in sorted(words)] + [
+        (("spring", 1.0), ("gear", 0.7)),
+        (("cog", 0.5), ("nowhere", 1.0)),
+    ]
     for o in range(len(s.versions["en"])):
         scope = s._scope("en", o)
         for form in forms:
