@@ -23,6 +23,8 @@ B = 0.75
 ScopeId = tuple[str, int]  # (language, version ordinal)
 Mask = np.ndarray  # bool, one per document of the index: the documents of one version
 Sat = tuple[IntArray, FloatArray]  # documents, and a value for each
+Forms = tuple[tuple[str, float], ...]  # a term's forms, each with its factor
+FieldsSat = tuple[IntArray, FloatArray, tuple[int, ...]]  # Sat of several fields, each's count
 UNSEEN = np.iinfo(np.int64).max  # a scratch slot no document has filled
 
 
@@ -50,10 +52,7 @@ class Scorer:
         self._avg: dict[tuple[ScopeId, str], float] = {}
         self._sizes: dict[ScopeId, tuple[int, int]] = {}  # documents in scope, bound
         self.cache_bytes = cache_bytes
-        self._sat_in: dict[
-            tuple[ScopeId, tuple[str, ...], tuple[tuple[str, float], ...]],
-            tuple[IntArray, FloatArray, tuple[int, ...]],
-        ] = {}
+        self._sat_in: dict[tuple[ScopeId, tuple[str, ...], Forms], FieldsSat] = {}
         self._sat_bytes = 0
         self._sums_scratch: FloatArray = np.zeros(0)
         self._matched_scratch: FloatArray = np.zeros(0)
@@ -209,34 +208,25 @@ class Scorer:
         return got
 
     def saturated_in(
-        self,
-        scope_id: ScopeId,
-        scope: Mask,
-        names: tuple[str, ...],
-        forms: tuple[tuple[str, float], ...],
-    ) -> tuple[IntArray, FloatArray, tuple[int, ...]]:
+        self, scope_id: ScopeId, scope: Mask, names: tuple[str, ...], forms: Forms
+    ) -> FieldsSat:
         """`saturated` in each of the fields `names`, one after another, and how many documents
         each holds (kept: a term's values recur from query to query)."""
         key = (scope_id, names, forms)
         got = self._sat_in.get(key)
         if got is None:
             got = self._saturated_in(scope_id, scope, names, forms)
-            size = max(1, got[0].nbytes + got[1].nbytes)
+            size = _nbytes(got)
             if size <= self.cache_bytes:  # kept, the oldest let go beyond the budget
                 self._sat_in[key] = got
                 self._sat_bytes += size
                 while self._sat_bytes > self.cache_bytes:
-                    old = self._sat_in.pop(next(iter(self._sat_in)))
-                    self._sat_bytes -= max(1, old[0].nbytes + old[1].nbytes)
+                    self._sat_bytes -= _nbytes(self._sat_in.pop(next(iter(self._sat_in))))
         return got
 
     def _saturated_in(
-        self,
-        scope_id: ScopeId,
-        scope: Mask,
-        names: tuple[str, ...],
-        forms: tuple[tuple[str, float], ...],
-    ) -> tuple[IntArray, FloatArray, tuple[int, ...]]:
+        self, scope_id: ScopeId, scope: Mask, names: tuple[str, ...], forms: Forms
+    ) -> FieldsSat:
         if len(forms) != 1:  # forms merged field by field
             parts = [self.saturated(scope_id, scope, f, forms) for f in names]
             return (
@@ -261,11 +251,13 @@ class Scorer:
         lengths = post.table[rows, docs]
         return docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)), counts
 
-    def saturated(
-        self, scope_id: ScopeId, scope: Mask, field: str, forms: tuple[tuple[str, float], ...]
-    ) -> Sat:
+    def saturated(self, scope_id: ScopeId, scope: Mask, field: str, forms: Forms) -> Sat:
         """(documents, BM25's saturated term frequency of a term, all its forms, in a field)."""
         docs, tf = self.merged(scope_id, scope, field, forms)
         avg = self.avg(scope_id, scope, field)
         lengths = self.postings.lengths[field][docs]
         return docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg))
+
+
+def _nbytes(sat: FieldsSat) -> int:
+    return max(1, sat[0].nbytes + sat[1].nbytes)
