@@ -102,11 +102,11 @@ def test_without_a_build_the_app_says_so(tmp_path: Path) -> None:
 def test_a_search_hit_links_where_url_for_does(
     app: Flask, number: str, version: str | None, lang: str | None
 ) -> None:
-    """Search pages make their ~80 rule links from kept patterns (crkb/web/pages.rule_href over
+    """Search pages make their ~80 rule links from kept patterns (crkb/web/pages.rule_hrefs over
     crkb/web/urls.py); each is the address Flask's url_for gives, under a mount point too."""
     from flask import url_for
 
-    from crkb.web.pages import rule_href
+    from crkb.web.pages import rule_hrefs
 
     for root in ("", "/crkb"):
         with app.test_request_context("/search", base_url=f"http://localhost{root}"):
@@ -116,4 +116,4 @@ def test_a_search_hit_links_where_url_for_does(
                 if version is None
                 else url_for("pages.versioned_rule", version=version, number=number, **query)
             )
-            assert rule_href(number, version, lang) == want
+            assert rule_hrefs()(number, version, lang) == want

@@ -12,7 +12,7 @@ import threading
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 from cachetools import LRUCache
@@ -75,6 +75,8 @@ KEPT = 3_500  # a language's newest documents whose stored fields are kept (~1 K
 STORED = 1_024  # other documents whose stored fields are kept, the last read
 PARENTS = 4_096  # rules whose titled parent is kept
 _UNKNOWN = ("", "")  # a rule whose titled parent is not kept yet
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class Stored(NamedTuple):
@@ -239,7 +241,6 @@ class Searcher:
         # keyword and variant signals read it): the same few thousand rules recur
         self._parents: dict[tuple[str, str, int], tuple[str, str] | None] = {}
         self._title_stems: dict[str, tuple[str, ...]] = {}  # an English title → its stems
-        self._asked: tuple[object, frozenset[str]] = (None, frozenset())  # plan → its forms
         # the newest release's documents in both languages, read when warmed and kept; and the
         # last few others read
         self._kept: dict[int, Stored] = {}
@@ -491,8 +492,8 @@ class Searcher:
             docs, final, scores, matched = docs[keep], final[keep], scores[keep], matched[keep]
         if marked and plan.sections and w_section:
             heads, codes = self._sections()
-            asked = [codes[x] for x in plan.sections if x in codes]
-            final[np.isin(heads[docs], asked)] *= SECTION**w_section
+            named_sections = [codes[x] for x in plan.sections if x in codes]
+            final[np.isin(heads[docs], named_sections)] *= SECTION**w_section
         named = (*plan.favoured, *plan.topics)
         if marked and named:  # favoured and topics lie under a rule the query names: few
             for i in np.flatnonzero(self._under(named)[docs]).tolist():
@@ -510,11 +511,12 @@ class Searcher:
         out = []
         # each content term's forms → the term (the last that has it)
         which = {f: i for i, fs in enumerate(plan.near) for f in fs}
+        asked = frozenset(f for t in plan.terms for f, _x in t.forms)
         for d, sc, got in zip(
             docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True
         ):
             base = self._base(d, sc, got, k, plan)
-            out.append((d, {**base, **self._signals(lang, o, d, plan, which)}))
+            out.append((d, {**base, **self._signals(lang, o, d, plan, which, asked)}))
         before = self._pointed(out)
         return out, total, before
 
@@ -605,17 +607,24 @@ class Searcher:
         return before
 
     def _signals(
-        self, lang: str, o: int, docnum: int, plan: QueryPlan, which: dict[str, int]
+        self,
+        lang: str,
+        o: int,
+        docnum: int,
+        plan: QueryPlan,
+        which: dict[str, int],
+        asked: frozenset[str],
     ) -> dict[str, float]:
         """What a candidate's own text adds: its content words together, a statement, a count;
         and a rule that applies only under a keyword or a variant the query does not name.
-        Each signal is a factor, weighed by its learned exponent (crkb/search/weights.py)."""
+        Each signal is a factor, weighed by its learned exponent (crkb/search/weights.py).
+        `which` and `asked`: the query's content forms → their term, and its terms' forms."""
         text, title = self._text(docnum)
         number = self._number_of[docnum]
         f: dict[str, float] = {}
         if number.startswith(("701.", "702.")) or number[:1] in "89":
             p = self._parent(lang, number, o)
-            if p is not None and not self._names(plan, lang, p["title"]):
+            if p is not None and not self._names(plan, lang, p["title"], asked):
                 if plan.question:
                     f["specific"] = SPECIFIC
                 if number[:1] in "89":
@@ -655,19 +664,16 @@ class Searcher:
             f["outcome"] = ranking.outcome(text, lang)
         return f
 
-    def _names(self, plan: QueryPlan, lang: str, title: str) -> bool:
-        """`_names`, the query's forms and each title's stems made once (a keyword's or a
-        variant's parent is read for ~10 candidates a query)."""
+    def _names(self, plan: QueryPlan, lang: str, title: str, asked: frozenset[str]) -> bool:
+        """True when the query names a title: in English, one of its words (`asked`: the
+        forms of the query's terms), each title's stems made once (a keyword's or a variant's
+        parent is read for ~10 candidates a query); in Chinese, the title whole."""
         if lang == "zh":
-            return _names(plan, lang, title)
-        if self._asked[0] is not plan:
-            self._asked = (plan, frozenset(f for t in plan.terms for f, _x in t.forms))
+            return _names_zh(plan, title)
         stems = self._title_stems.get(title)
         if stems is None:
-            if len(self._title_stems) >= PARENTS:  # bounded: cleared whole
-                self._title_stems.clear()
-            stems = self._title_stems[title] = _title_stems(title)
-        return not self._asked[1].isdisjoint(stems)
+            stems = _keep(self._title_stems, title, _title_stems(title), PARENTS)
+        return not asked.isdisjoint(stems)
 
     def _parallel_en(self, number: str, o: int) -> tuple[str, ...] | None:
         """The stems of the English text of a Chinese rule, in the same release, if any."""
@@ -969,9 +975,7 @@ class Searcher:
                         got = (p, title)
                         break
                 p = parent_of(p)
-            if len(self._parents) >= PARENTS:  # bounded: cleared whole (cheaper than an LRU)
-                self._parents.clear()
-            self._parents[key] = got
+            _keep(self._parents, key, got, PARENTS)
         return None if got is None else {"number": got[0], "title": got[1]}
 
     def _hit(
@@ -1007,12 +1011,18 @@ class Searcher:
         return hit
 
 
-def _names(plan: QueryPlan, lang: str, title: str) -> bool:
-    """True when the query names a title (all its words, or the Chinese title whole)."""
-    if lang == "zh":
-        return any(title in f or f in title for forms in plan.near for f in forms if len(f) > 1)
-    asked = {f for t in plan.terms for f, _x in t.forms}
-    return any(w in asked for w in _title_stems(title))
+def _names_zh(plan: QueryPlan, title: str) -> bool:
+    """True when a Chinese query names a title whole (or the title holds one of its words)."""
+    return any(title in f or f in title for forms in plan.near for f in forms if len(f) > 1)
+
+
+def _keep(table: dict[K, V], key: K, value: V, most: int) -> V:
+    """`table[key] = value`, the table cleared whole first when it holds `most` (a bound
+    cheaper to keep than an LRU's order, for memos of a few thousand)."""
+    if len(table) >= most:
+        table.clear()
+    table[key] = value
+    return value
 
 
 def _title_stems(title: str) -> tuple[str, ...]:

@@ -157,7 +157,7 @@ class Scorer:
             return into
         docs = np.concatenate((into.docs, other.docs))
         scores = np.concatenate((into.scores, other.scores))
-        order, sums = self._sums(self.bound_of(docs), docs, scores)
+        order, sums = self._sums(int(docs.max()) + 1, docs, scores)  # docs: not empty
         matched = np.zeros(len(order))
         matched[: len(into.docs)] = into.matched
         return Scored(order, sums, matched)
@@ -174,10 +174,6 @@ class Scorer:
         got = sums[order]
         sums[order] = 0.0
         return order, got
-
-    def bound_of(self, docs: IntArray) -> int:
-        """One past the highest of `docs`."""
-        return int(docs.max()) + 1 if len(docs) else 0
 
     def _scratch(
         self, bound: int

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from crkb.web.render import escaped
 
-Href = Callable[..., str]  # pages.rule_href: (number, version=None, lang=None) → address
+Href = Callable[..., str]  # pages.rule_hrefs(): (number, version=None, lang=None) → address
 TO_ZH = "中文 side by side · 中英对照"  # the side-by-side link of an English hit
 TO_EN = "English side by side · 中英对照"  # and of a Chinese one
 

@@ -324,7 +324,9 @@ NEWEST_OPTION = '<option value="" >'
 
 
 def rule_hrefs() -> Callable[..., str]:
-    """`rule_href` for the many rules of one page: each address's pattern looked up once."""
+    """A function of (number, version=None, lang=None) giving a rule page's address, pinned to
+    `version` (None: unpinned), with `?lang=`: what url_for gives, each address's pattern
+    looked up once for the many rules of one page."""
     plain = urls.formatter("pages.rule", ("number",))
     chosen = urls.formatter("pages.rule", ("number", "lang"))
     pinned = urls.formatter("pages.versioned_rule", ("version", "number"))
@@ -336,14 +338,6 @@ def rule_hrefs() -> Callable[..., str]:
         return pinned_chosen(version, number, lang) if lang else pinned(version, number)
 
     return href
-
-
-def rule_href(number: str, version: str | None = None, lang: str | None = None) -> str:
-    """The address of a rule page, pinned to `version` (None: unpinned), with `?lang=`."""
-    query: dict[str, Any] = {"lang": lang} if lang else {}
-    if version is None:
-        return urls.url_for("pages.rule", number=number, **query)
-    return urls.url_for("pages.versioned_rule", version=version, number=number, **query)
 
 
 @bp.get("/rules/<number>/history")
