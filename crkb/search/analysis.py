@@ -23,7 +23,10 @@ from crkb.search import numerals
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[A-Za-z0-9]+")
+# A word, or a rule number whole ("903.10", "704.5f"): "See rule 903.10" is a reference, and its
+# parts are not the numbers a question asks about ("ten commander damage" is not rule 903.10).
+WORD_PATTERN = r"\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+"
+_WORD = re.compile(WORD_PATTERN)
 # Short function words that only add noise to rule search (a smaller list than Whoosh's:
 # "not", "can", "may", "all", "each" change a rule's meaning and stay searchable).
 STOP_WORDS = frozenset(
@@ -66,7 +69,7 @@ def has_cjk(text: str) -> bool:
 def english_analyzer() -> Any:
     """The English analyzer of the index: words, lowercase, stop words out, Porter stems."""
     return (
-        RegexTokenizer(r"[A-Za-z0-9]+")
+        RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
         | StopFilter(stoplist=STOP_WORDS, minsize=1)
         | StemFilter(cachesize=50000)

@@ -33,7 +33,14 @@ from crkb.search import (
 )
 from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
-from crkb.search.question import Term, Understood, negation_pairs, understand_en, understand_zh
+from crkb.search.question import (
+    Term,
+    Understood,
+    asks_can_zh,
+    negation_pairs,
+    understand_en,
+    understand_zh,
+)
 from crkb.search.scoring import Mask, Scorer
 from crkb.search.spelling import Speller
 from crkb.store.location import TERMS_FILE
@@ -67,7 +74,6 @@ EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's t
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
 ASK_CAN_EN = frozenset(["can", "could", "may"])  # a question that opens so asks what is allowed
-ASK_CAN_ZH = ("能", "可以", "可否")
 SUBJECT = 6  # a rule is about the words among its first so many
 POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
@@ -584,9 +590,10 @@ class Searcher:
         return f
 
     def _pointed(self, pool: list[tuple[int, dict[str, float]]]) -> list[float]:
-        """A candidate inside a rule that other leading candidates refer to ("This is a
-        state-based action. See rule 704.") is where they say the thing is stated. Returns
-        each candidate's weighed product before that (what leads, and what `pointed` adds to)."""
+        """A candidate that other leading candidates refer to, or inside a section they refer to
+        ("This is a state-based action. See rule 704."), is where they say the thing is stated
+        (ranking.named_by). Returns each candidate's weighed product before that (what leads,
+        and what `pointed` adds to)."""
         before = [weights.combine(f, self.weights) for _d, f in pool]
         order = sorted(range(len(pool)), key=lambda i: -before[i])[:POINTERS]
         lead = [pool[i] for i in order]
@@ -596,11 +603,7 @@ class Searcher:
             number = self._number_of[d]
             if not referred or not number.startswith(referred):
                 continue  # refers to neither it nor a rule above it
-            mine = set()
-            p: str | None = number
-            while p is not None and len(p) >= 3:
-                mine.add(p)
-                p = parent_of(p)
+            mine = ranking.named_by(number)
             by = sum(1 for (e, _g), r in zip(lead, refs, strict=True) if e != d and r & mine)
             if by:
                 f["pointed"] = ranking.pointed(by)
@@ -884,7 +887,7 @@ class Searcher:
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
             question=asked.question,
-            asks_can=any(w in q for w in ASK_CAN_ZH),
+            asks_can=asks_can_zh(q),
             topics=topics.named_zh(
                 "".join(asked.content),
                 self.titles.get("zh", {}),

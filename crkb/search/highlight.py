@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterable
 
 from crkb.markup import Span, merge
-from crkb.search.analysis import STOP_WORDS, stem
+from crkb.search.analysis import STOP_WORDS, WORD_PATTERN, stem
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
+_WORD = re.compile(WORD_PATTERN)
 
 
 def english(text: str, stems: Iterable[str]) -> list[Span]:

@@ -27,7 +27,7 @@ from crkb.store.wordfreq import FREQ_NAME
 META = "meta.json"
 USERDICT = "userdict.txt"
 # 2: count words as digits; 3: glossary definitions; 4: citations of each rule; 5: postings arrays
-FORMAT = 5
+FORMAT = 6
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")

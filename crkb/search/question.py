@@ -7,6 +7,7 @@ a word meets its inflected and negated forms (tapped / untapped) where the rules
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -54,6 +55,11 @@ EN_FILLER = frozenset(
         "us",
         "our",
         "ours",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
         "there",
         "will",
         "would",
@@ -284,6 +290,8 @@ ZH_SOFT = frozenset(
 ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}
 ZH_ASK_CAN |= {"能不能": ("能", "可以")}
 ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
+ASK_CAN_ZH = ("能", "可以", "可否")  # a question holding one asks what is allowed
+NOT_MODAL_ZH = re.compile("异能|技能|功能|性能|能力")  # 能 inside a noun ("ability"), not "can"
 ZH_OUTCOME = frozenset(["怎样", "怎么样", "怎么办", "会", "发生", "结果", "情况"])
 ZH_QUANTITY = frozenset(
     [
@@ -372,6 +380,13 @@ def understand_en(
     return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
 
 
+def asks_can_zh(query: str) -> bool:
+    """True when a Chinese question asks whether something can be done (能 / 可以 / 可否), not
+    when 能 only stands inside a noun (异能, an ability)."""
+    text = NOT_MODAL_ZH.sub("", query)
+    return any(w in text for w in ASK_CAN_ZH)
+
+
 def understand_zh(
     tokens: Iterable[str],
     subwords: Callable[[str], list[str]] = lambda w: [],
@@ -403,7 +418,7 @@ def understand_zh(
             terms.setdefault(t, Term(t, forms, SOFT))
             continue
         forms_d: dict[str, float] = {t: 1.0}
-        for sub in subwords(t)[:1] if len(t) >= 5 else ():
+        for sub in _cover(t, subwords(t)) if len(t) >= 5 else ():
             forms_d.setdefault(sub, SUBWORD)
         digits = numerals.zh_count(t)
         if digits is not None:
@@ -415,3 +430,17 @@ def understand_zh(
             content.append(t)
         terms.setdefault(t, Term(t, tuple(forms_d.items()), weight))
     return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
+
+
+def _cover(word: str, subs: list[str]) -> list[str]:
+    """Sub-words that cover a long word without overlapping, longest first."""
+    taken = [False] * len(word)
+    out = []
+    for sub in subs:
+        i = word.find(sub)
+        while i >= 0 and any(taken[i : i + len(sub)]):
+            i = word.find(sub, i + 1)
+        if i >= 0:
+            taken[i : i + len(sub)] = [True] * len(sub)
+            out.append(sub)
+    return out

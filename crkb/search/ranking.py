@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 
+from crkb.numbers import parent_of
 from crkb.search import numerals
 
 PROXIMITY = 0.4  # most a rule gains when all the query's content words stand together
@@ -166,6 +167,19 @@ _REFERENCE = re.compile(r"(?:rules?|规则)\s*(\d{3}(?:\.\d+[a-z]?)?)")
 def references(text: str) -> frozenset[str]:
     """The rule numbers a text refers to ("See rule 704", "参见规则704.5b")."""
     return frozenset(_REFERENCE.findall(text))
+
+
+def named_by(number: str) -> frozenset[str]:
+    """The references that point at a rule: its own number, and the sections it lies in ("See
+    rule 704" points into the whole section). A reference to a numbered rule ("first strike (see
+    rule 702.7)") names that rule, not each of its subrules."""
+    out = {number}
+    p = parent_of(number)
+    while p is not None and len(p) >= 3:
+        if "." not in p:
+            out.add(p)
+        p = parent_of(p)
+    return frozenset(out)
 
 
 def pointed(by: int) -> float:

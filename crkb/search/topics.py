@@ -12,6 +12,9 @@ from collections.abc import Callable, Iterable, Sequence
 from crkb.search.analysis import term_key
 
 MAX_WORDS = 6  # the longest English title looked for, in words
+# A keyword's or a variant's name marks what a question is about however many other words it
+# has ("what is the starting life total in commander"): its title counts as half the query at least.
+SPECIFIC_SHARE = 0.5
 
 
 def named_en(words: Sequence[str], lookup: Callable[[str], Iterable[str]]) -> dict[str, float]:
@@ -57,5 +60,13 @@ def within(number: str, titled: str) -> bool:
 
 
 def share(number: str, named: dict[str, float]) -> float:
-    """The largest share of the query covered by a title the rule lies under (0 when none)."""
-    return max((s for t, s in named.items() if within(number, t)), default=0.0)
+    """The largest share of the query covered by a title the rule lies under (0 when none), a
+    keyword's or a variant's title counting as SPECIFIC_SHARE at least."""
+    return max(
+        (
+            max(s, SPECIFIC_SHARE) if specific(t) else s
+            for t, s in named.items()
+            if within(number, t)
+        ),
+        default=0.0,
+    )

@@ -28,17 +28,17 @@ LEARNED: Mapping[str, float] = {
     "variant": 1.0,
     "subrule": 0.0,
     "short": 0.0,
-    "proximity": 1.0,
+    "proximity": 1.5,
     "own": 0.0,
     "subject": 1.0,
     "cited": 1.0,
-    "pointed": 0.5,
+    "pointed": 0.75,
     "heading": 1.0,
-    "states": 1.0,
+    "states": 0.25,
     "defines": 1.0,
     "modal": 1.0,
-    "counts": 1.0,
-    "outcome": 1.0,
+    "counts": 1.5,
+    "outcome": 2.0,
 }
 
 

@@ -7,6 +7,9 @@
   var store = (window.CRKB_SEARCH = window.CRKB_SEARCH || {});
   var ready = {};
   var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+  /* a word, or a rule number whole ("903.10"), as crkb.search.analysis.WORD_PATTERN */
+  var WORD = /\d+\.\d+[a-z]?(?![a-z0-9])|[a-z0-9]+/g;
+  var WORD_SPLIT = /(\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+)/;
 
   function load(lang, done) {
     if (store[lang]) return done(prepare(store[lang]));
@@ -99,7 +102,7 @@
     if (!p || near.length < 2) return 1;
     var occ;
     if (ix.lang === "en") {
-      var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+      var seq = (text.toLowerCase().replace(/-/g, " ").match(WORD) || []).map(function (w) {
         return ix.forms[w] || w;
       });
       occ = near.map(function (t) {
@@ -123,7 +126,7 @@
   function subject(ix, text, near) {
     var fs = ix.ask && ix.ask.factors || {};
     if (!fs.subject || ix.lang !== "en" || !near.length) return 1;
-    var head = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [])
+    var head = (text.toLowerCase().replace(/-/g, " ").match(WORD) || [])
       .slice(0, fs.opening || 6).map(function (w) { return ix.forms[w] || w; });
     var got = near.filter(function (t) { return head.indexOf(t) >= 0; }).length;
     return weighed(ix, "subject", 1 + fs.subject * got / near.length);
@@ -134,7 +137,7 @@
     var fs = ix.ask && ix.ask.factors || {};
     if (!fs.modal || !near.length) return 1;
     if (ix.lang === "en") {
-      var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+      var seq = (text.toLowerCase().replace(/-/g, " ").match(WORD) || []).map(function (w) {
         return ix.forms[w] || w;
       });
       for (var i = 0; i < seq.length; i++) {
@@ -165,7 +168,7 @@
     }
     if (!title) return 1;
     if (ix.lang === "zh") return q.indexOf(title) >= 0 ? 1 : f;
-    var want = asked.stems, named = (title.toLowerCase().match(/[a-z0-9]+/g) || []).some(function (w) {
+    var want = asked.stems, named = (title.toLowerCase().match(WORD) || []).some(function (w) {
       return !ix.stopSet[w] && want.indexOf(ix.forms[w] || w) >= 0;
     });
     return named ? 1 : f;
@@ -336,7 +339,7 @@
   }
 
   function phraseEn(ix, text, phrase) {
-    var seq = (text.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || []).map(function (w) {
+    var seq = (text.toLowerCase().replace(/-/g, " ").match(WORD) || []).map(function (w) {
       return ix.forms[w] || w;
     });
     var k = phrase.length;
@@ -373,11 +376,13 @@
     var terms, key, extra = [], phrase = [], isEn = ix.lang === "en";
     var asked = { question: false, wants: false, outcome: false, can: false };
     var askCan = ix.ask && ix.ask.can || [];
+    /* 能 inside a noun (异能, an ability) does not ask what can be done */
+    var modalText = ix.ask && ix.ask.notCan ? q.replace(new RegExp(ix.ask.notCan, "g"), "") : q;
     asked.can = askCan.some(function (w) {
-      return isEn ? q.toLowerCase().split(/\s+/)[0] === w : q.indexOf(w) >= 0;
+      return isEn ? q.toLowerCase().split(/\s+/)[0] === w : modalText.indexOf(w) >= 0;
     });
     if (isEn) {
-      var words = q.toLowerCase().replace(/-/g, " ").match(/[a-z0-9]+/g) || [];
+      var words = q.toLowerCase().replace(/-/g, " ").match(WORD) || [];
       for (var i = 0; i + 1 < words.length; i++) {
         if (ix.quantitySet[words[i] + " " + words[i + 1]]) asked.wants = true;
       }
@@ -469,7 +474,7 @@
   function marked(ix, text, marks) {
     var want = set(marks);
     if (ix.lang === "en") {
-      return text.split(/([A-Za-z0-9]+)/).map(function (part, i) {
+      return text.split(WORD_SPLIT).map(function (part, i) {
         var w = part.toLowerCase();
         return i % 2 && want[ix.forms[w] || w] ? "<mark>" + esc(part) + "</mark>" : esc(part);
       }).join("");

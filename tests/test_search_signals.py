@@ -1,0 +1,82 @@
+"""How a question's words are read and which rules they point at: pronouns, rule references,
+the parts of a long Chinese word, 能 inside 异能, and a keyword's or a variant's name."""
+
+from __future__ import annotations
+
+import pytest
+
+from crkb.search import analysis, ranking, topics
+from crkb.search.engine import Searcher
+from crkb.search.index import build_index
+from crkb.search.question import SUBWORD, asks_can_zh, understand_en, understand_zh
+from tests.documents import document
+
+EN = [
+    ("100", "section", "Rattles", "Rattles"),
+    ("100.1", "rule", "A rattle makes noise when shaken. See rule 300.10.", None),
+    ("100.2", "rule", "A rattle that holds 10 beads is loud, whoever shakes it or holds it.", None),
+    ("300", "section", "Beads", "Beads"),
+    ("300.1", "rule", "Beads are small.", None),
+]
+
+
+@pytest.fixture(scope="module")
+def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    d = tmp_path_factory.mktemp("signals") / "index"
+    build_index(d, [document("en", EN, [])], {})
+    return Searcher(d)
+
+
+def numbers(result: dict) -> list[str]:
+    return [h["number"] for h in result["hits"]]
+
+
+def test_a_rule_number_is_one_word_not_the_numbers_inside_it() -> None:
+    words = analysis.english_terms("See rule 903.10. It deals 21 damage (rule 704.5f).")
+    assert "903.10" in words and "704.5f" in words
+    assert "10" not in words and "5f" not in words and "21" in words
+
+
+def test_a_number_word_does_not_meet_the_number_of_a_referenced_rule(s: Searcher) -> None:
+    # 100.1 holds "10" only inside "rule 300.10": a question about ten beads is not about it
+    assert numbers(s.search("ten", lang="en")) == ["100.2"]
+    assert numbers(s.search("how many rattles hold ten", lang="en"))[0] == "100.2"
+
+
+def test_a_referenced_rule_number_finds_the_rules_that_refer_to_it(s: Searcher) -> None:
+    assert numbers(s.search("rattle 300.10", lang="en"))[0] == "100.1"
+
+
+def test_pronouns_of_asking_carry_no_content() -> None:
+    asked = understand_en(["can", "a", "player", "look", "at", "their", "own", "library"])
+    assert "their" not in asked.content and asked.question
+    assert {"player", "look", "library"} <= set(asked.content)
+
+
+def test_a_long_chinese_word_also_meets_each_of_its_parts() -> None:
+    def parts(word: str) -> list[str]:
+        return {"替代性效应": ["替代性", "替代", "效应"]}.get(word, [])
+
+    term = understand_zh(["两个", "替代性效应"], parts).terms[1]
+    # the parts that cover the word side by side, counted less; not "替代" inside "替代性"
+    assert dict(term.forms) == {"替代性效应": 1.0, "替代性": SUBWORD, "效应": SUBWORD}
+
+
+def test_neng_inside_an_ability_does_not_ask_what_can_be_done() -> None:
+    assert not asks_can_zh("同时触发的异能由谁决定顺序")
+    assert asks_can_zh("重置步骤中可以施放咒语吗")
+    assert asks_can_zh("敏捷的生物刚获得操控就能攻击吗")
+    assert asks_can_zh("生物能不能阻挡")
+
+
+def test_a_reference_names_its_rule_and_a_section_reference_the_whole_section() -> None:
+    assert ranking.named_by("702.7c") == {"702.7c", "702"}
+    assert ranking.named_by("704.5f") == {"704.5f", "704"}
+    assert "702.7" not in ranking.named_by("702.7c")  # "see rule 702.7" names 702.7
+
+
+def test_a_keyword_or_variant_title_counts_as_half_the_question_at_least() -> None:
+    named = {"903": 0.25, "510": 0.25}
+    assert topics.share("903.7", named) == topics.SPECIFIC_SHARE  # Commander, a variant
+    assert topics.share("510.4", named) == 0.25  # Combat Damage Step, a general title
+    assert topics.share("903.7", {"903": 0.75}) == 0.75
