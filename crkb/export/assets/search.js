@@ -190,7 +190,7 @@
     return f;
   }
 
-  /* a candidate inside a rule the leading candidates refer to ("See rule 704") */
+  /* a candidate the leading candidates refer to, or inside a section they refer to ("See rule 704") */
   function pointed(ix, ranked) {
     var fs = ix.ask && ix.ask.factors || {};
     if (!fs.pointed) return;
@@ -201,7 +201,11 @@
     });
     ranked.forEach(function (r) {
       var n = ix.docs[r[0]][0], mine = [], by = 0;
-      for (var p = n; p && p.length >= 3; p = parentOf(p)) mine.push(p);
+      /* its own number, and the sections it lies in: "see rule 702.7" names 702.7, not 702.7c
+         (crkb.search.ranking.named_by) */
+      for (var p = n; p && p.length >= 3; p = parentOf(p)) {
+        if (p === n || p.indexOf(".") < 0) mine.push(p);
+      }
       lead.forEach(function (l) {
         if (l[0] !== r[0] && mine.some(function (x) { return l[1][x]; })) by++;
       });
