@@ -132,8 +132,9 @@ def test_statements_and_definitions_are_recognised() -> None:
     assert ranking.states("That player loses the game.", "en") > 1.0
     assert ranking.states("Players like widgets.", "en") == 1.0
     assert ranking.states("该牌手输掉此盘游戏。", "zh") > 1.0
-    assert ranking.defines_en(["a", "widget", "is", "a", "gadget"], ["widget"]) > 1.0
-    assert ranking.defines_en(["polish", "a", "widget"], ["widget"]) == 1.0
+    text = "A widget is a gadget."
+    assert ranking.defines_en(["a", "widget", "is", "a", "gadget"], ["widget"], text) > 1.0
+    assert ranking.defines_en(["polish", "a", "widget"], ["widget"], "Polish a widget.") == 1.0
 
 
 # -- through the searcher ----------------------------------------------------------------------

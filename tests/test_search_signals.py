@@ -80,3 +80,29 @@ def test_a_keyword_or_variant_title_counts_as_half_the_question_at_least() -> No
     assert topics.share("903.7", named) == topics.SPECIFIC_SHARE  # Commander, a variant
     assert topics.share("510.4", named) == 0.25  # Combat Damage Step, a general title
     assert topics.share("903.7", {"903": 0.75}) == 0.75
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(analysis.stem(w) for w in analysis.english_words(text.replace("-", " ")))
+
+
+@pytest.mark.parametrize(
+    ("text", "defined"),
+    [
+        ("Some effects put tokens onto the battlefield. A token is a marker.", True),
+        ("Tokens are markers used to represent permanents.", True),
+        ("An activated ability is a token ability if it has no target.", True),
+        ("They use the definition below to determine what the token is created with.", False),
+        ("A Treasure token is a colorless artifact.", False),
+        ("The player who creates a token is its owner.", False),
+    ],
+)
+def test_a_term_is_defined_where_a_sentence_opens_with_it(text: str, defined: bool) -> None:
+    got = ranking.defines_en(_stems(text), (analysis.stem("token"),), text)
+    assert (got > 1.0) is defined
+
+
+def test_the_copula_of_a_chinese_what_is_question_is_an_asking_word() -> None:
+    asked = understand_zh(["衍生物", "是", "什么"])
+    assert asked.question and asked.content == ("衍生物",)
+    assert [t.text for t in asked.terms] == ["衍生物"]  # the rules say 衍生物为…, not 是

@@ -26,7 +26,7 @@ _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 # A word, or a rule number whole ("903.10", "704.5f"): "See rule 903.10" is a reference, and its
 # parts are not the numbers a question asks about ("ten commander damage" is not rule 903.10).
 WORD_PATTERN = r"\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+"
-_WORD = re.compile(WORD_PATTERN)
+WORD = re.compile(WORD_PATTERN)
 # Short function words that only add noise to rule search (a smaller list than Whoosh's:
 # "not", "can", "may", "all", "each" change a rule's meaning and stay searchable).
 STOP_WORDS = frozenset(
@@ -84,7 +84,7 @@ def stem(word: str) -> str:
 
 def english_words(text: str) -> list[str]:
     """Lowercase words of a text, in order, stop words kept."""
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in WORD.findall(text)]
 
 
 def english_terms(text: str) -> list[str]:

@@ -651,11 +651,13 @@ class Searcher:
             if plan.defines:
                 parallel = self._parallel_en(number, o) if plan.defines_en else None
                 if parallel is not None:  # the same rule in English says it more strictly
-                    f["defines"] = ranking.defines_en(parallel, plan.defines_en)
+                    words, en_text = parallel
+                    f["defines"] = ranking.defines_en(words, plan.defines_en, en_text)
                 elif lang == "zh":
                     f["defines"] = ranking.defines_zh(text, plan.defines[0])
                 else:
-                    f["defines"] = ranking.defines_en(self._words(docnum, text), plan.defines)
+                    words = self._words(docnum, text)
+                    f["defines"] = ranking.defines_en(words, plan.defines, text)
         if plan.asks_can:
             if lang == "zh":
                 f["modal"] = ranking.modal_zh(text, plan.near)
@@ -678,8 +680,8 @@ class Searcher:
             stems = _keep(self._title_stems, title, _title_stems(title), PARENTS)
         return not asked.isdisjoint(stems)
 
-    def _parallel_en(self, number: str, o: int) -> tuple[str, ...] | None:
-        """The stems of the English text of a Chinese rule, in the same release, if any."""
+    def _parallel_en(self, number: str, o: int) -> tuple[tuple[str, ...], str] | None:
+        """The stems and the English text of a Chinese rule, in the same release, if any."""
         at = self._ordinal("en", self.versions["zh"][o])
         if at is None:
             return None
@@ -687,7 +689,8 @@ class Searcher:
         if rid is None:
             return None
         docnum = self._docnum[rid]
-        return self._words(docnum, self._text(docnum)[0])
+        text = self._text(docnum)[0]
+        return self._words(docnum, text), text
 
     def _text(self, docnum: int) -> tuple[str, str | None]:
         """(text, title) of a document (cached: candidates recur from query to query)."""

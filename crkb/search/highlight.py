@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable
 
 from crkb.markup import Span, merge
-from crkb.search.analysis import STOP_WORDS, WORD_PATTERN, stem
+from crkb.search.analysis import STOP_WORDS, WORD, stem
 
-_WORD = re.compile(WORD_PATTERN)
+_WORD = WORD
 
 
 def english(text: str, stems: Iterable[str]) -> list[Span]:

@@ -264,6 +264,7 @@ ZH_FILLER = frozenset(
         "么",
         "么样",
         "该",
+        "是",  # the copula of asking (X是什么); the rules also say X为, X指
     ]
 )
 # Chinese words that shade the meaning: kept, with a small weight (能否 → 能 / 可以).
@@ -272,7 +273,6 @@ ZH_SOFT = frozenset(
         "可以",
         "能",
         "能够",
-        "是",
         "时",
         "在",
         "被",
@@ -285,6 +285,7 @@ ZH_SOFT = frozenset(
         "所有",
         "每",
         "同一",
+        "于",
     ]
 )
 ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from crkb.numbers import parent_of
-from crkb.search import numerals
+from crkb.search import analysis, numerals
 
 PROXIMITY = 0.4  # most a rule gains when all the query's content words stand together
 STATES = 0.25  # what a rule that states a consequence or a definition gains
@@ -113,23 +113,40 @@ def counts(text: str, lang: str) -> float:
     return 1.0 + COUNT if pattern.search(text) else 1.0
 
 
-_IS = frozenset(["is", "are", "mean", "means"])
+_IS = frozenset(["is", "ar", "mean"])  # stems of is, are, mean(s)
+_DETERMINERS = frozenset(["a", "an", "the"])
+_SENTENCE_END = frozenset(".!?")
 
 
-def defines_en(seq: Sequence[str], key: Sequence[str]) -> float:
-    """1 + DEFINES when the stems `key` stand in `seq` as defined: "X is …", "… is a X"."""
+def openings(text: str) -> frozenset[int]:
+    """The positions (in analysis.english_words order) of the words that open a sentence."""
+    out = set()
+    for i, m in enumerate(analysis.WORD.finditer(text.replace("-", " "))):
+        before = text[: m.start()].rstrip(' \t\n“"(')
+        if not before or before[-1] in _SENTENCE_END:
+            out.add(i)
+    return frozenset(out)
+
+
+def defines_en(seq: Sequence[str], key: Sequence[str], text: str) -> float:
+    """1 + DEFINES when the stems `key` stand in `seq` (the stems of `text`) as defined: a
+    sentence opening "A X is …" / "X means …" ("A token is a marker"; not "the token is created
+    with", nor "A Treasure token is"), or "… is a X"."""
     k = len(key)
     if not k:
         return 1.0
+    starts: frozenset[int] | None = None
     for i in range(len(seq) - k + 1):
         if list(seq[i : i + k]) != list(key):
             continue
         before = seq[max(0, i - 2) : i]
-        if (
-            seq[i + k : i + k + 1]
-            and seq[i + k] in _IS
-            or (before and before[-1] in ("a", "an") and len(before) == 2 and before[0] in _IS)
-        ):
+        if before and before[-1] in ("a", "an") and len(before) == 2 and before[0] in _IS:
+            return 1.0 + DEFINES
+        if not (seq[i + k : i + k + 1] and seq[i + k] in _IS):
+            continue
+        if starts is None:
+            starts = openings(text)
+        if i in starts or (before and before[-1] in _DETERMINERS and i - 1 in starts):
             return 1.0 + DEFINES
     return 1.0
 
