@@ -17,6 +17,9 @@ EN = [
     ("100.2", "rule", "A rattle that holds 10 beads is loud, whoever shakes it or holds it.", None),
     ("300", "section", "Beads", "Beads"),
     ("300.1", "rule", "Beads are small.", None),
+    # the same words in a later subrule, met first: only its place among its siblings differs
+    ("300.2e", "rule", "A marble bead can roll away.", None),
+    ("300.2b", "rule", "A marble bead can roll away.", None),
 ]
 
 
@@ -106,3 +109,8 @@ def test_the_copula_of_a_chinese_what_is_question_is_an_asking_word() -> None:
     asked = understand_zh(["衍生物", "是", "什么"])
     assert asked.question and asked.content == ("衍生物",)
     assert [t.text for t in asked.terms] == ["衍生物"]  # the rules say 衍生物为…, not 是
+
+
+def test_a_first_subrule_comes_before_a_later_one_saying_as_much(s: Searcher) -> None:
+    assert numbers(s.search("can a marble bead roll", lang="en"))[:2] == ["300.2b", "300.2e"]
+    assert 1.0 < ranking.early("702.11e") < ranking.early("702.11b") < ranking.early("702.11a")

@@ -634,6 +634,7 @@ class Searcher:
                     f["variant"] = SPECIFIC
         if number[-1:].isalpha():
             f["subrule"] = SPECIFIC
+            f["early"] = ranking.early(number)
         f["short"] = min(1.0, SHORT / max(len(text), 1))
         if lang == "zh":
             occ = ranking.char_spans(text, plan.near)

@@ -19,6 +19,7 @@ POINTED = 0.25  # what a rule gains per leading candidate that refers to it (at 
 SUBJECT = 0.25  # what a rule gains whose opening words are the query's content words
 MODAL = 0.25  # what a rule saying that something can, can't or must be done gains, for "can …?"
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
+EARLY = 0.2  # what a first subrule gains over its later siblings (the b-th gains half of it …)
 
 # Rules that state what happens or what a thing is: the answers questions look for.
 STATES_EN = re.compile(
@@ -170,6 +171,13 @@ def outcome(text: str, lang: str) -> float:
     """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
     pattern = CONDITIONAL_ZH if lang == "zh" else CONDITIONAL_EN
     return 1.0 + OUTCOME if pattern.search(text) else 1.0
+
+
+def early(number: str) -> float:
+    """1 + EARLY / (1 + the subrule's place among its siblings: a = 0, b = 1, …): the rules
+    state a thing first and its exceptions and special cases after ("Hexproof" means … comes
+    before "hexproof from [quality]")."""
+    return 1.0 + EARLY / (1 + ord(number[-1]) - ord("a"))
 
 
 def cited(references: int) -> float:

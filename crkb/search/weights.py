@@ -37,8 +37,9 @@ LEARNED: Mapping[str, float] = {
     "states": 0.25,
     "defines": 1.0,
     "modal": 1.0,
-    "counts": 1.5,
+    "counts": 1.0,
     "outcome": 2.0,
+    "early": 0.75,
 }
 
 
