@@ -2,7 +2,8 @@
 queries, and report their cross-validated MRR@10 and recall@5 per file and language.
 
 Usage: train_search.py [--queries PATH]... [--index DIR] [--folds K] [--seed N]
-Without --queries, the files scripts/eval_search.py measures are used. Each query's candidates
+Without --queries, the files scripts/eval_search.py measures are used, but the unseen questions
+(tests/fixtures/search_unseen.tsv): they tell what the weights do on questions never learned from. Each query's candidates
 and their factors are read once; a weight vector then re-ranks them. The cross-validated figure
 scores every query with weights learned without it (K folds), so it is what the weights would
 do on questions they never saw. The weights learned on all the queries are printed last, to be
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from eval_search import DEFAULT_FILES, Judged, open_searcher, read_queries, relevant  # noqa: E402
+from eval_search import TRAINING_FILES, Judged, open_searcher, read_queries, relevant  # noqa: E402
 
 from crkb.search.engine import Searcher  # noqa: E402
 from crkb.search.weights import LEARNED, log_factors  # noqa: E402
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", nargs="+", default=[], help="learn only these weights")
     args = ap.parse_args(argv)
-    files = args.queries or [f for f in DEFAULT_FILES if f.exists()]
+    files = args.queries or [f for f in TRAINING_FILES if f.exists()]
     with tempfile.TemporaryDirectory() as tmp:
         cases = load_cases(open_searcher(args.index, args.corpus, Path(tmp)), files)
     shipped = {k: float(v) for k, v in LEARNED.items()}
