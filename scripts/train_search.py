@@ -3,11 +3,11 @@ queries, and report their cross-validated MRR@10 and recall@5 per file and langu
 
 Usage: train_search.py [--queries PATH]... [--index DIR] [--folds K] [--seed N]
 Without --queries, the files scripts/eval_search.py measures are used, but the unseen questions
-(tests/fixtures/search_unseen.tsv): they tell what the weights do on questions never learned from. Each query's candidates
-and their factors are read once; a weight vector then re-ranks them. The cross-validated figure
-scores every query with weights learned without it (K folds), so it is what the weights would
-do on questions they never saw. The weights learned on all the queries are printed last, to be
-copied into crkb/search/weights.py.
+(tests/fixtures/search_unseen.tsv): they tell what the weights do on questions never learned
+from. Each query's candidates and their factors are read once; a weight vector then re-ranks
+them. The cross-validated figure scores every query with weights learned without it (K folds),
+so it is what the weights would do on questions they never saw. The weights learned on all the
+queries are printed last, to be copied into crkb/search/weights.py.
 """
 
 from __future__ import annotations
