@@ -115,3 +115,11 @@ def test_the_copula_of_a_chinese_what_is_question_is_an_asking_word() -> None:
 def test_a_first_subrule_comes_before_a_later_one_saying_as_much(s: Searcher) -> None:
     assert numbers(s.search("can a marble bead roll", lang="en"))[:2] == ["300.2b", "300.2e"]
     assert 1.0 < ranking.early("702.11e") < ranking.early("702.11b") < ranking.early("702.11a")
+
+
+def test_a_token_glued_from_asking_words_is_those_words() -> None:
+    # jieba cuts 不合法时会怎样 as 不合法 / 时会 / 怎样: no rule holds 时会, it is 时 + 会
+    asked = understand_zh(["目标", "不合法", "时会", "怎样"])
+    assert asked.content == ("目标", "不合法") and asked.wants_outcome
+    assert "时会" not in [t.text for t in asked.terms]
+    assert understand_zh(["不能", "阻挡"]).content == ("不能", "阻挡")  # 不能 is no asking word

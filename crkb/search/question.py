@@ -400,7 +400,7 @@ def understand_zh(
     content: list[str] = []
     wants = question = False
     after_count = False
-    tokens = list(tokens)
+    tokens = [c for t in tokens for c in _glued(t)]
     outcome = any(t in ZH_OUTCOME for t in tokens)
     for t in tokens:
         if t in ZH_QUANTITY or (t.startswith("几") and len(t) == 2):
@@ -431,6 +431,15 @@ def understand_zh(
             content.append(t)
         terms.setdefault(t, Term(t, tuple(forms_d.items()), weight))
     return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
+
+
+def _glued(token: str) -> list[str]:
+    """A token jieba glued from an asking word and a soft one ("时会" of "不合法时会怎样", "会被")
+    is those words: no rule holds "时会"."""
+    asking = any(c in ZH_FILLER for c in token)
+    if len(token) >= 2 and asking and all(c in ZH_FILLER or c in ZH_SOFT for c in token):
+        return list(token)
+    return [token]
 
 
 def _cover(word: str, subs: list[str]) -> list[str]:
