@@ -156,7 +156,7 @@ def query_words(lang: str) -> Json:
         "outcome": sorted(question.EN_OUTCOME if en else question.ZH_OUTCOME),
         "quantity": sorted(" ".join(q) if isinstance(q, tuple) else q for q in quantity),
         "irregular": dict(question.EN_IRREGULAR) if en else {},
-        "can": sorted(engine.ASK_CAN_EN if en else question.ASK_CAN_ZH),
+        "can": sorted(question.ASK_CAN_EN if en else question.ASK_CAN_ZH),
         "notCan": "" if en else question.NOT_MODAL_ZH.pattern,
     }
     out["signals"] = {

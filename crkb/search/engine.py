@@ -34,6 +34,7 @@ from crkb.search import (
 from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import (
+    ASK_CAN_EN,
     Term,
     Understood,
     asks_can_zh,
@@ -73,7 +74,6 @@ SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names nei
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
-ASK_CAN_EN = frozenset(["can", "could", "may"])  # a question that opens so asks what is allowed
 SUBJECT = 6  # a rule is about the words among its first so many
 POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text

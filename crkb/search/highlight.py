@@ -8,14 +8,12 @@ from collections.abc import Iterable
 from crkb.markup import Span, merge
 from crkb.search.analysis import STOP_WORDS, WORD, stem
 
-_WORD = WORD
-
 
 def english(text: str, stems: Iterable[str]) -> list[Span]:
     """Every word whose stem is one of the query's stems."""
     wanted = set(stems)
     spans = []
-    for m in _WORD.finditer(text):
+    for m in WORD.finditer(text):
         w = m.group(0).lower()
         if w not in STOP_WORDS and stem(w) in wanted:
             spans.append(Span(*m.span()))
@@ -34,7 +32,7 @@ def english_stemmed(text: str, stems: tuple[str, ...], wanted: Iterable[str]) ->
     hits = [i for i, s in enumerate(stems) if s in want]
     if not hits:
         return []
-    spans = [m.span() for m in itertools.islice(_WORD.finditer(text), hits[-1] + 1)]
+    spans = [m.span() for m in itertools.islice(WORD.finditer(text), hits[-1] + 1)]
     # words stand apart (a character no word holds between two): merged as they are, in order
     return [Span(*spans[i]) for i in hits]
 

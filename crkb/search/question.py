@@ -291,6 +291,7 @@ ZH_SOFT = frozenset(
 ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}
 ZH_ASK_CAN |= {"能不能": ("能", "可以")}
 ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
+ASK_CAN_EN = frozenset(["can", "could", "may"])  # a question that opens so asks what is allowed
 ASK_CAN_ZH = ("能", "可以", "可否")  # a question holding one asks what is allowed
 NOT_MODAL_ZH = re.compile("异能|技能|功能|性能|能力")  # 能 inside a noun ("ability"), not "can"
 ZH_OUTCOME = frozenset(["怎样", "怎么样", "怎么办", "会", "发生", "结果", "情况"])

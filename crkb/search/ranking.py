@@ -117,14 +117,17 @@ def counts(text: str, lang: str) -> float:
 _IS = frozenset(["is", "ar", "mean"])  # stems of is, are, mean(s)
 _DETERMINERS = frozenset(["a", "an", "the"])
 _SENTENCE_END = frozenset(".!?")
+_BEFORE_WORD = frozenset(' \t\n“"(')  # what may stand between a sentence's end and its word
 
 
 def openings(text: str) -> frozenset[int]:
     """The positions (in analysis.english_words order) of the words that open a sentence."""
     out = set()
     for i, m in enumerate(analysis.WORD.finditer(text.replace("-", " "))):
-        before = text[: m.start()].rstrip(' \t\n“"(')
-        if not before or before[-1] in _SENTENCE_END:
+        j = m.start() - 1
+        while j >= 0 and text[j] in _BEFORE_WORD:
+            j -= 1
+        if j < 0 or text[j] in _SENTENCE_END:
             out.add(i)
     return frozenset(out)
 

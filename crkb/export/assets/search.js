@@ -9,7 +9,7 @@
   var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
   /* a word, or a rule number whole ("903.10"), as crkb.search.analysis.WORD_PATTERN */
   var WORD = /\d+\.\d+[a-z]?(?![a-z0-9])|[a-z0-9]+/g;
-  var WORD_SPLIT = /(\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+)/;
+  var WORD_SPLIT = new RegExp("(" + WORD.source + ")", "i");  /* the same, kept, any case */
 
   function load(lang, done) {
     if (store[lang]) return done(prepare(store[lang]));
