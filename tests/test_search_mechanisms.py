@@ -9,7 +9,7 @@ from crkb.model import GlossaryEntry
 from crkb.search import topics
 from crkb.search.analysis import term_key
 from crkb.search.engine import Searcher
-from crkb.search.index import build_index
+from crkb.search.index import build_index, without_pointers
 from crkb.search.question import CLASS, FORMER, understand_en, understand_zh
 from crkb.search.synonyms import classes, former_names_zh
 from tests.documents import document
@@ -148,3 +148,25 @@ def test_a_chinese_what_is_question_reads_the_definition_in_the_english_parallel
     # both Chinese texts hold "是小玩意"; only 400.1's English says "is a gizmo" (400.2: "is
     # never a gizmo")
     assert numbers(s.search("什么是小玩意", lang="zh"))[0] == "400.1"
+
+
+def test_a_definitions_pointers_to_rules_leave_no_pieces_of_their_numbers() -> None:
+    # "See rules 603.6c and 603.10." once lost only "See rules 603.", and "6c" and "603.10"
+    # were added to every query about leaving the battlefield as if they were words of it
+    text = "A permanent leaves when it’s moved to another zone. See rules 603.6c and 603.10."
+    assert without_pointers(text) == "A permanent leaves when it’s moved to another zone."
+    two = "1. To cancel a spell. See rule 701.6, “Counter.”\n2. A marker. See rule 122."
+    assert without_pointers(two).split() == [
+        "1.",
+        "To",
+        "cancel",
+        "a",
+        "spell.",
+        "2.",
+        "A",
+        "marker.",
+    ]
+    assert (
+        without_pointers("一个区域。参见规则403.3。它曾经称为场上。")
+        == "一个区域。 它曾经称为场上。"
+    )

@@ -26,8 +26,9 @@ from crkb.store.wordfreq import FREQ_NAME
 
 META = "meta.json"
 USERDICT = "userdict.txt"
-# 2: count words as digits; 3: glossary definitions; 4: citations of each rule; 5: postings arrays
-FORMAT = 6
+# 2: count words as digits; 3: glossary definitions; 4: citations of each rule; 5: postings arrays;
+# 6: a rule number is one word; 7: definitions without the rule numbers they point at
+FORMAT = 7
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -112,14 +113,23 @@ def glossary_targets(doc: Document) -> dict[str, list[str]]:
     return by_key
 
 
-_SEE_SENTENCE = re.compile(r"(?:See (?:also )?(?:rules?|section)[^.]*\.?|参见规则[^。]*。?)")
+# "See rules 603.6c and 603.10." whole: a dot inside a rule number does not end the sentence
+_SEE_SENTENCE = re.compile(
+    r"(?:See (?:also )?(?:rules?|section)(?:[^.]|\.(?=\w))*\.?[”\"]?|参见规则[^。]*。?)"
+)
+
+
+def without_pointers(text: str) -> str:
+    """A glossary definition without its sentences that point at rules: their numbers are no
+    words of the term (a query expanded with "6c" met nothing it asked about)."""
+    return _SEE_SENTENCE.sub(" ", text).strip()
 
 
 def _definitions(doc: Document) -> dict[str, str]:
     """Glossary term key → its definition without the pointers to rules (query expansion)."""
     out: dict[str, str] = {}
     for g in doc.glossary:
-        text = _SEE_SENTENCE.sub(" ", g.text).strip()
+        text = without_pointers(g.text)
         if not text or (_SEE_EN if doc.lang == "en" else _SEE_ZH).match(g.text.strip()):
             continue
         for variant in split_variants(g.term):
