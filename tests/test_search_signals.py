@@ -3,6 +3,8 @@ the parts of a long Chinese word, 能 inside 异能, and a keyword's or a varian
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from crkb.search import analysis, ranking, topics
@@ -123,3 +125,25 @@ def test_a_token_glued_from_asking_words_is_those_words() -> None:
     assert asked.content == ("目标", "不合法") and asked.wants_outcome
     assert "时会" not in [t.text for t in asked.terms]
     assert understand_zh(["不能", "阻挡"]).content == ("不能", "阻挡")  # 不能 is no asking word
+
+
+WHISTLES = [
+    ("500", "section", "Whistles", "Whistles"),
+    # the rules open a heading with what its thing is, in words that need not read "X is …"
+    ("500.1", "rule", "Each guard may carry one whistle on a cord.", None),
+    ("500.2", "rule", "A whistle blown twice calls the whistle's owner to the whistle.", None),
+]
+
+
+def test_a_question_about_a_titled_term_finds_the_first_rule_under_its_heading(
+    tmp_path: Path,
+) -> None:
+    d = tmp_path / "index"
+    build_index(d, [document("en", WHISTLES, [])], {})
+    s = Searcher(d)
+    # as keywords, the rule that says "whistle" most leads; asked what it is, the first rule
+    keywords = numbers(s.search("whistle", lang="en"))
+    assert keywords.index("500.2") < keywords.index("500.1")
+    assert numbers(s.search("what is a whistle", lang="en"))[0] == "500.1"
+    assert ranking.first_under("702.11a", ["702.11"]) and ranking.first_under("405.1", ["405"])
+    assert not ranking.first_under("405.2", ["405"]) and not ranking.first_under("405.1", [])

@@ -659,6 +659,8 @@ class Searcher:
                 else:
                     words = self._words(docnum, text)
                     f["defines"] = ranking.defines_en(words, plan.defines, text)
+                if f["defines"] == 1.0 and ranking.first_under(number, plan.favoured):
+                    f["defines"] = 1.0 + ranking.DEFINES
         if plan.asks_can:
             if lang == "zh":
                 f["modal"] = ranking.modal_zh(text, plan.near)

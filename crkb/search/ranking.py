@@ -155,6 +155,14 @@ def defines_en(seq: Sequence[str], key: Sequence[str], text: str) -> float:
     return 1.0
 
 
+def first_under(number: str, headings: Sequence[str]) -> bool:
+    """True for the first rule under one of `headings` (405.1 under 405, 702.11a under
+    702.11): the rules open a heading by saying what its thing is, where a question about the
+    term finds its definition even when no sentence reads "X is …" ("The exile zone is
+    essentially …" does, "When a spell is cast, the physical card is put on the stack" does not)."""
+    return any(number == (h + "a" if "." in h else h + ".1") for h in headings)
+
+
 def defines_zh(text: str, key: str) -> float:
     """1 + DEFINES when the text holds the term as defined: "X是 / X为 / X指 / 是X / 属于X"."""
     if not key:
