@@ -200,3 +200,16 @@ def test_the_pack_ranks_questions_as_the_server_does(browser, archive_build, tmp
             assert len(set(mine) & set(theirs)) >= 3, (q, mine, theirs)
     finally:
         context.close()
+
+
+def test_players_words_are_read_in_the_pack_as_on_the_server(page, pack, archive_build):
+    """ "etb", "sba", 抽牌 and 坟场 are in no rule: the pack puts them in the rules' words as the
+    server does (crkb.search.players), and finds what the server finds."""
+    from crkb.search.engine import Searcher
+    from crkb.store.location import INDEX_DIR, current_build
+
+    server = Searcher(current_build(archive_build) / INDEX_DIR)
+    for q, lang in (("etb", "en"), ("sba", "en"), ("抽牌", "zh"), ("坟场", "zh")):
+        mine = _search(page, pack.as_uri(), q, lang)[:5]
+        theirs = [h["number"] for h in server.search(q, lang=lang, limit=5)["hits"]]
+        assert mine[:1] == theirs[:1] and len(set(mine) & set(theirs)) >= 2, (q, mine, theirs)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
-from crkb.search import analysis, engine, question, ranking, weights
+from crkb.search import analysis, engine, players, question, ranking, weights
 from crkb.search.engine import DEFINES_ZH, DETERMINERS
 from crkb.search.index import citations, context_of, glossary_targets, title_targets
 
@@ -158,6 +158,10 @@ def query_words(lang: str) -> Json:
         "irregular": dict(question.EN_IRREGULAR) if en else {},
         "can": sorted(question.ASK_CAN_EN if en else question.ASK_CAN_ZH),
         "notCan": "" if en else question.NOT_MODAL_ZH.pattern,
+        # players' words put in the rules' words before the query is read (crkb.search.players)
+        "players": {" ".join(k): list(v) for k, v in players.EN_REWRITE.items()}
+        if en
+        else [list(pr) for pr in players.ZH_REWRITE],
     }
     out["signals"] = {
         "states": _pattern(ranking.STATES_EN if en else ranking.STATES_ZH, ranking.STATES),

@@ -24,6 +24,7 @@ from crkb.search import (
     analysis,
     highlight,
     numerals,
+    players,
     postings,
     querynumbers,
     ranking,
@@ -815,7 +816,7 @@ class Searcher:
         return None
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
-        words = analysis.english_words(q.replace("-", " "))
+        words = players.rules_words_en(analysis.english_words(q.replace("-", " ")))
         fixed = [self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
@@ -853,6 +854,7 @@ class Searcher:
         return Plan(pinned, plan, Needles("en", stems=marks))
 
     def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
+        q = players.rules_words_zh(q)
         tokens = self.cutter().cut(numerals.zh_digits(q))
         asked = understand_zh(tokens, self.cutter().subwords, lambda w: self._former.get(w, ()))
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from crkb.search import numerals
+from crkb.search import numerals, players
 from crkb.search.analysis import STOP_WORDS, stem
 
 SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
@@ -368,6 +368,8 @@ def understand_en(
             forms.setdefault(stem(other), 1.0)
         for other in EN_NONE.get(w, ()):  # "an empty library": "a library with no cards"
             forms.setdefault(stem(other), NEGATED)
+        for other in players.EN_ALSO.get(w, ()):  # "an empty deck": the library
+            forms.setdefault(stem(other), players.ALSO)
         for c in classes(w):  # "goes to the graveyard" meets "a zone other than …"
             forms.setdefault(c, CLASS)
         if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature

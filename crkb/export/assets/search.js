@@ -36,6 +36,15 @@
     ix.outcomeSet = set(ask.outcome);
     ix.quantitySet = set(ask.quantity);
     ix.irregular = ask.irregular || {};
+    /* players' words → the rules' words (crkb.search.players): English phrases, Chinese patterns */
+    ix.playersEn = ix.lang === "en" ? ask.players || {} : {};
+    ix.playersLongest = Object.keys(ix.playersEn).reduce(function (n, k) {
+      return Math.max(n, k.split(" ").length);
+    }, 0);
+    ix.playersZh = [];
+    if (ix.lang === "zh") (ask.players || []).forEach(function (p) {
+      try { ix.playersZh.push([new RegExp(p[0], "g"), p[1]]); } catch (e) { /* not JS syntax */ }
+    });
     ix.signals = {};
     for (var name in ask.signals || {}) {
       var sg = ask.signals[name];
@@ -360,11 +369,28 @@
     return 1;
   }
 
+  /* query words with players' words and phrases put in the rules' words */
+  function rulesWordsEn(ix, words) {
+    var out = [], i = 0;
+    while (i < words.length) {
+      var n = Math.min(ix.playersLongest, words.length - i), got = null;
+      for (; n > 0; n--) {
+        got = ix.playersEn[words.slice(i, i + n).join(" ")];
+        if (got) break;
+      }
+      if (got) { out.push.apply(out, got); i += n; } else { out.push(words[i]); i += 1; }
+    }
+    return out;
+  }
+
   /* the query → {numbers: ranked rule numbers, fixed: corrected query or null} */
   function search(ix, raw) {
     var q = raw.replace(/\s+/g, " ").trim().slice(0, 200), pinned = [], fixed = null;
     if (!q) return { numbers: [], fixed: null, marks: [] };
-    if (ix.lang === "zh") q = q.split("").map(function (c) { return ix.t2s[c] || c; }).join("");
+    if (ix.lang === "zh") {
+      q = q.split("").map(function (c) { return ix.t2s[c] || c; }).join("");
+      ix.playersZh.forEach(function (p) { q = q.replace(p[0], p[1]); });
+    }
     var whole = wholeNumber(q);
     if (whole && whole in ix.byNumber) {
       pinned.push(whole);
@@ -386,7 +412,7 @@
       return isEn ? q.toLowerCase().split(/\s+/)[0] === w : modalText.indexOf(w) >= 0;
     });
     if (isEn) {
-      var words = q.toLowerCase().replace(/-/g, " ").match(WORD) || [];
+      var words = rulesWordsEn(ix, q.toLowerCase().replace(/-/g, " ").match(WORD) || []);
       for (var i = 0; i + 1 < words.length; i++) {
         if (ix.quantitySet[words[i] + " " + words[i + 1]]) asked.wants = true;
       }

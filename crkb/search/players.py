@@ -1,0 +1,115 @@
+"""Players' words for the rules' words: what people type at a table that the rules never say.
+
+A player asks about "ETB triggers", "CMC", "2HG" or "抽牌"; the rules say "enters the
+battlefield", "mana value", "Two-Headed Giant" and "抓牌". Neither the glossary nor the spelling
+corrector knows these (it once read "kill" as "will"), so the query is rewritten in the rules'
+words before it is read. A word the rules use themselves ("deck") is kept, and also meets the
+rules' word players mean by it (library), counted less.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+ALSO = 0.6  # how much the rules' word for a players' word the rules also use counts against it
+
+# Abbreviations and slang → the rules' words (whole words, lowercase; longest phrase first).
+EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("etb",): ("enters", "the", "battlefield"),
+    ("etbs",): ("enters", "the", "battlefield"),
+    ("ltb",): ("leaves", "the", "battlefield"),
+    ("cmc",): ("mana", "value"),
+    ("mv",): ("mana", "value"),
+    ("converted", "mana", "cost"): ("mana", "value"),
+    ("2hg",): ("two", "headed", "giant"),
+    ("sba",): ("state", "based", "actions"),
+    ("sbas",): ("state", "based", "actions"),
+    ("eot",): ("end", "step"),
+    ("gy",): ("graveyard",),
+    ("yard",): ("graveyard",),
+    ("bf",): ("battlefield",),
+    ("pw",): ("planeswalker",),
+    ("pws",): ("planeswalkers",),
+    ("cmdr",): ("commander",),
+    ("dmg",): ("damage",),
+    ("opp",): ("opponent",),
+    ("opps",): ("opponents",),
+    ("trig",): ("trigger",),
+    ("trigs",): ("triggers",),
+    ("sac",): ("sacrifice",),
+    ("sacs",): ("sacrifices",),
+    ("sacced",): ("sacrificed",),
+    ("saccing",): ("sacrificing",),
+    ("mull",): ("mulligan",),
+    ("mulls",): ("mulligans",),
+    ("dfc",): ("double", "faced", "card"),
+    ("mdfc",): ("modal", "double", "faced", "card"),
+    ("tdfc",): ("transforming", "double", "faced", "card"),
+    ("kill",): ("destroy",),
+    ("kills",): ("destroys",),
+    ("killed",): ("destroyed",),
+    ("bounce",): ("return", "to", "hand"),
+    ("bounced",): ("returned", "to", "hand"),
+    ("blink",): ("exile", "return"),
+    ("blinked",): ("exiled", "returned"),
+    ("flicker",): ("exile", "return"),
+    ("flickered",): ("exiled", "returned"),
+    ("tutor",): ("search", "library"),
+    ("tutored",): ("searched", "library"),
+    ("steal",): ("gain", "control"),
+    ("stole",): ("gained", "control"),
+    ("stolen",): ("gained", "control"),
+    ("lifegain",): ("gain", "life"),
+}
+_LONGEST = max(len(k) for k in EN_REWRITE)
+
+# Words the rules use too, and the rules' word players often mean by them.
+EN_ALSO: dict[str, tuple[str, ...]] = {
+    "deck": ("library",),
+    "decked": ("library",),
+}
+
+# Chinese players' words → the rules' (Simplified, after Traditional input is converted). A
+# pattern keeps clear of the rules' own words that hold it: 轮抽 (a draft), 坟场风暴 (Gravestorm),
+# 混血 (hybrid), 嗜血 (bloodthirst), 血滴 (a Blood token).
+ZH_REWRITE: tuple[tuple[str, str], ...] = (
+    ("抽(?:牌|卡)", "抓牌"),
+    ("(?<!轮)抽(?!选)", "抓"),
+    ("(?:卡组|牌组|套组)", "套牌"),
+    ("牌堆", "牌库"),
+    ("坟场(?!风暴)", "坟墓场"),
+    ("墓地", "坟墓场"),
+    ("血量", "生命"),
+    ("(?<![混嗜])血(?!滴)", "生命"),
+    ("法力", "法术力"),
+    ("(?:进场|入场)", "进入战场"),
+    ("离场", "离开战场"),
+    ("状态(?:检查|检定)", "状态动作"),
+    ("献祭", "牺牲"),
+)
+_ZH = tuple((re.compile(p), r) for p, r in ZH_REWRITE)
+
+
+def rules_words_en(words: Sequence[str]) -> list[str]:
+    """Lowercase query words with players' words and phrases put in the rules' words."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(_LONGEST, len(words) - i), 0, -1):
+            got = EN_REWRITE.get(tuple(words[i : i + n]))
+            if got is not None:
+                out.extend(got)
+                i += n
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
+def rules_words_zh(query: str) -> str:
+    """A Chinese query with players' words put in the rules' words."""
+    for pattern, rules in _ZH:
+        query = pattern.sub(rules, query)
+    return query

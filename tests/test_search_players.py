@@ -1,0 +1,66 @@
+"""Players' words: a query in the words people type at a table finds the rules' words."""
+
+from __future__ import annotations
+
+import pytest
+
+from crkb.search.engine import Searcher
+from crkb.search.index import build_index
+from crkb.search.players import rules_words_en, rules_words_zh
+from tests.documents import document
+
+EN = [
+    ("100", "section", "Widgets", "Widgets"),
+    ("100.1", "rule", "When a widget enters the battlefield, its controller scores a point.", None),
+    ("100.2", "rule", "A widget's mana value is its cost.", None),
+    ("100.3", "rule", "A player who can't draw from their library with no cards loses.", None),
+    ("100.4", "rule", "A deck holds sixty widgets.", None),
+    ("100.5", "rule", "Destroy a widget only at night; a will decides it.", None),
+]
+ZH = [
+    ("100", "section", "小玩意", "小玩意"),
+    ("100.1", "rule", "每位牌手在其抓牌步骤中抓一张牌。", None),
+    ("100.2", "rule", "小玩意被置入坟墓场时，其操控者失去1点生命。", None),
+    ("100.3", "rule", "坟场风暴是一种触发式异能。", None),
+    ("100.4", "rule", "在轮抽过程中，牌手抽选卡牌。", None),
+]
+
+
+@pytest.fixture(scope="module")
+def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    d = tmp_path_factory.mktemp("players") / "index"
+    build_index(d, [document("en", EN, []), document("zh", ZH, [])], {})
+    return Searcher(d)
+
+
+def numbers(result: dict) -> list[str]:
+    return [h["number"] for h in result["hits"]]
+
+
+def test_players_words_are_put_in_the_rules_words() -> None:
+    assert rules_words_en(["etb", "trigger"]) == ["enters", "the", "battlefield", "trigger"]
+    assert rules_words_en(["converted", "mana", "cost", "of", "x"]) == ["mana", "value", "of", "x"]
+    assert rules_words_en(["mana", "cost"]) == ["mana", "cost"]  # the rules' own words stay
+    assert rules_words_zh("从空牌库抽牌会怎样") == "从空牌库抓牌会怎样"
+    assert rules_words_zh("每回合抽几张，卡组最少几张") == "每回合抓几张，套牌最少几张"
+    # the rules' own words that hold a players' word are left as they are
+    assert rules_words_zh("坟场风暴在轮抽中抽选") == "坟场风暴在轮抽中抽选"
+    assert rules_words_zh("混血法术力和血量") == "混血法术力和生命"
+
+
+def test_a_query_in_players_words_finds_the_rule_in_the_rules_words(s: Searcher) -> None:
+    assert numbers(s.search("etb", lang="en"))[0] == "100.1"
+    assert numbers(s.search("widget cmc", lang="en"))[0] == "100.2"
+    # "kill" is no misspelling of "will": it is what the rules call destroying
+    got = s.search("kill a widget", lang="en")
+    assert numbers(got)[0] == "100.5" and got["did_you_mean"] is None
+    assert numbers(s.search("抽牌", lang="zh"))[0] == "100.1"
+    assert numbers(s.search("坟场", lang="zh"))[0] == "100.2"
+    assert numbers(s.search("坟场风暴", lang="zh"))[0] == "100.3"
+
+
+def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher) -> None:
+    # "deck" is a rules word (100.4) and players' word for the library (100.3)
+    hits = numbers(s.search("deck", lang="en"))
+    assert hits[0] == "100.4" and "100.3" in hits
+    assert numbers(s.search("draw from an empty deck", lang="en"))[0] == "100.3"
