@@ -46,6 +46,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     # the rules' own words that hold a players' word are left as they are
     assert rules_words_zh("坟场风暴在轮抽中抽选") == "坟场风暴在轮抽中抽选"
     assert rules_words_zh("混血法术力和血量") == "混血法术力和生命"
+    assert rules_words_zh("吸血的生物") == "系命的生物"  # not 吸 + 生命
 
 
 def test_a_query_in_players_words_finds_the_rule_in_the_rules_words(s: Searcher) -> None:

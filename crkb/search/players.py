@@ -61,6 +61,10 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("stole",): ("gained", "control"),
     ("stolen",): ("gained", "control"),
     ("lifegain",): ("gain", "life"),
+    ("counterspell",): ("counter", "spell"),
+    ("scoop",): ("concede",),
+    ("scooped",): ("conceded",),
+    ("topdeck",): ("top", "of", "library"),
 }
 _LONGEST = max(len(k) for k in EN_REWRITE)
 
@@ -70,8 +74,9 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "decked": ("library",),
 }
 
-# Chinese players' words → the rules' (Simplified, after Traditional input is converted). A
-# pattern keeps clear of the rules' own words that hold it: 轮抽 (a draft), 坟场风暴 (Gravestorm),
+# Chinese players' words → the rules' (Simplified, after Traditional input is converted), in
+# order: a longer word before a word inside it (吸血 before 血). A pattern keeps clear of the
+# rules' own words that hold it: 轮抽 (a draft), 坟场风暴 (Gravestorm),
 # 混血 (hybrid), 嗜血 (bloodthirst), 血滴 (a Blood token).
 ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("抽(?:牌|卡)", "抓牌"),
@@ -80,6 +85,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("牌堆", "牌库"),
     ("坟场(?!风暴)", "坟墓场"),
     ("墓地", "坟墓场"),
+    ("吸血", "系命"),  # lifelink (before 血 alone)
     ("血量", "生命"),
     ("(?<![混嗜])血(?!滴)", "生命"),
     ("法力", "法术力"),
@@ -87,6 +93,11 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("离场", "离开战场"),
     ("状态(?:检查|检定)", "状态动作"),
     ("献祭", "牺牲"),
+    ("反制", "反击"),  # countering a spell
+    ("旅法师", "鹏洛客"),  # a planeswalker's name in older translations
+    ("双击", "连击"),  # double strike
+    ("(?<!阻)挡", "阻挡"),  # block
+    ("投降", "认输"),  # concede
 )
 _ZH = tuple((re.compile(p), r) for p, r in ZH_REWRITE)
 
