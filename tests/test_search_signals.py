@@ -147,3 +147,25 @@ def test_a_question_about_a_titled_term_finds_the_first_rule_under_its_heading(
     assert numbers(s.search("what is a whistle", lang="en"))[0] == "500.1"
     assert ranking.first_under("702.11a", ["702.11"]) and ranking.first_under("405.1", ["405"])
     assert not ranking.first_under("405.2", ["405"]) and not ranking.first_under("405.1", [])
+
+
+def test_words_of_asking_and_known_inflections_are_not_spelling_mistakes(tmp_path: Path) -> None:
+    rows = [
+        ("100", "section", "Rallies", "Rallies"),
+        ("100.1", "rule", "A rally is a setting of beads for wording a stack.", None),
+        ("100.2", "rule", "Tracking a bead works only while it is stacked.", None),
+    ]
+    d = tmp_path / "index"
+    build_index(d, [document("en", rows, [])], {})
+    s = Searcher(d)
+    # "really" and "getting" are words of asking, not "rally" and "setting"; "working" and
+    # "stacking" are forms of "works" and "stacked", not "wording" and "tracking"
+    assert s.search("is it really getting beads", lang="en")["did_you_mean"] is None
+    assert s.search("how is stacking working", lang="en")["did_you_mean"] is None
+    assert s.search("trackng beads", lang="en")["did_you_mean"] == "tracking beads"  # a typo
+
+
+def test_a_creature_that_died_is_one_that_dies_not_a_die_rolled() -> None:
+    for word in ("died", "dying", "dead"):
+        stems = [t.text for t in understand_en(["creature", word]).terms]
+        assert stems == ["creatur", analysis.stem("dies")] and "die" not in stems

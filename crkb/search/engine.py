@@ -38,6 +38,7 @@ from crkb.search.question import (
     ASK_CAN_EN,
     Term,
     Understood,
+    asking_en,
     asks_can_zh,
     negation_pairs,
     understand_en,
@@ -216,7 +217,7 @@ class Searcher:
             self.zh_to_en: dict[str, str] = meta["terms"]
             self.definitions: dict[str, dict[str, str]] = meta["definitions"]
             self.cited: dict[str, dict[str, int]] = meta["cited"]
-            self.speller = Speller(meta["vocab"])
+            self.speller = Speller(meta["vocab"], analysis.stem)
             self._negations = negation_pairs(meta["vocab"])
             self._former = synonyms.former_names_zh(self.definitions.get("zh", {}))
             # English only: measured, the Chinese classes (区域 for 牌库) cost more than they gave
@@ -817,7 +818,7 @@ class Searcher:
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
         words = players.rules_words_en(analysis.english_words(q.replace("-", " ")))
-        fixed = [self.speller.correct(w) or w for w in words]
+        fixed = [w if asking_en(w) else self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
         asked = understand_en(fixed, lambda s: self._negations.get(s, ()), self._class_en)

@@ -196,9 +196,9 @@ EN_IRREGULAR = {
     "saw": "see",
     "seen": "see",
     "shown": "show",
-    "dying": "die",
-    "died": "die",
-    "dead": "die",
+    "dying": "dies",  # the rules' verb: "die" alone is a die rolled (706)
+    "died": "dies",
+    "dead": "dies",
     "ran": "run",
     "copies": "copy",
     "cannot": "can",
@@ -331,6 +331,13 @@ class Understood:
     wants_number: bool
     question: bool
     wants_outcome: bool = False  # "what happens if …", "会怎样": a conditional rule answers
+
+
+def asking_en(word: str) -> bool:
+    """True for a lowercase word the reading of a question knows: a word of asking, one that
+    shades a question, an irregular form, a stop word. No spelling correction is wanted for it
+    ("getting" is not "setting", "really" not "rally")."""
+    return word in EN_FILLER or word in EN_SOFT or word in EN_IRREGULAR or word in STOP_WORDS
 
 
 def negation_pairs(vocab: Iterable[str]) -> dict[str, tuple[str, ...]]:

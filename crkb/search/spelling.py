@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 
 def _deletes(word: str) -> set[str]:
@@ -29,9 +30,11 @@ def distance(a: str, b: str, cap: int = 3) -> int:
 class Speller:
     """Corrects words the vocabulary does not know to the most frequent word within 2 edits."""
 
-    def __init__(self, vocab: dict[str, int]) -> None:
+    def __init__(self, vocab: dict[str, int], stem: Callable[[str], str] | None = None) -> None:
         self.vocab = vocab
         self._index: dict[str, list[str]] | None = None
+        self._stem = stem
+        self._stems: frozenset[str] | None = None
 
     def _neighbours(self) -> dict[str, list[str]]:
         if self._index is None:
@@ -44,12 +47,19 @@ class Speller:
         return self._index
 
     def known(self, word: str) -> bool:
-        """True when the word occurs in the indexed text."""
-        return word in self.vocab
+        """True when the word occurs in the indexed text, or (given a stemmer) another form of
+        it does: "working" and "stacking" are no misspellings of "wording" and "tracking"."""
+        if word in self.vocab:
+            return True
+        if self._stem is None:
+            return False
+        if self._stems is None:
+            self._stems = frozenset(map(self._stem, self.vocab))
+        return self._stem(word) in self._stems
 
     def correct(self, word: str) -> str | None:
         """The best correction of an unknown word, or None (known, too short, or no neighbour)."""
-        if len(word) < 4 or not word.isalpha() or word in self.vocab:
+        if len(word) < 4 or not word.isalpha() or self.known(word):
             return None
         index = self._neighbours()
         cands = set(index.get(word, ()))
