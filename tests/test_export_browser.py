@@ -213,3 +213,6 @@ def test_players_words_are_read_in_the_pack_as_on_the_server(page, pack, archive
         mine = _search(page, pack.as_uri(), q, lang)[:5]
         theirs = [h["number"] for h in server.search(q, lang=lang, limit=5)["hits"]]
         assert mine[:1] == theirs[:1] and len(set(mine) & set(theirs)) >= 2, (q, mine, theirs)
+    # an everyday word is no misspelling in the pack either ("wear" was read as "bear")
+    assert _search(page, pack.as_uri(), "when does summoning sickness wear off", "en")[0] == "302.6"
+    assert "Showing results for" not in page.inner_text("#status")

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from crkb.search import analysis, ranking, topics
+from crkb.search import analysis, english, ranking, topics
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.question import SUBWORD, asks_can_zh, understand_en, understand_zh
+from crkb.search.spelling import Speller
 from tests.documents import document
 
 EN = [
@@ -154,6 +155,7 @@ def test_words_of_asking_and_known_inflections_are_not_spelling_mistakes(tmp_pat
         ("100", "section", "Rallies", "Rallies"),
         ("100.1", "rule", "A rally is a setting of beads for wording a stack.", None),
         ("100.2", "rule", "Tracking a bead works only while it is stacked.", None),
+        ("100.3", "rule", "A bear ruins a bead.", None),
     ]
     d = tmp_path / "index"
     build_index(d, [document("en", rows, [])], {})
@@ -163,6 +165,20 @@ def test_words_of_asking_and_known_inflections_are_not_spelling_mistakes(tmp_pat
     assert s.search("is it really getting beads", lang="en")["did_you_mean"] is None
     assert s.search("how is stacking working", lang="en")["did_you_mean"] is None
     assert s.search("trackng beads", lang="en")["did_you_mean"] == "tracking beads"  # a typo
+    # an everyday English word the rules never use is a player's word, not a rules' word
+    # misspelled: "wear" is not "bear", "runs" not "ruins" (listed when the index is built)
+    assert s.search("when does a bead wear off", lang="en")["did_you_mean"] is None
+    assert s.search("a bead runs out", lang="en")["did_you_mean"] is None
+
+
+def test_the_everyday_words_listed_are_those_the_corrector_would_change() -> None:
+    speller = Speller({"bear": 3, "ruins": 2, "stack": 1}, analysis.stem)
+    words = english.frequent_words()
+    assert {"wear", "runs", "stack"} <= set(words) and not {"trampel", "the"} & set(words)
+    near = english.within_reach(["wear", "runs", "stack", "tramples", "zebra"], speller.correct)
+    assert near == ["runs", "wear"]  # "stack" is known, "tramples" a form of it, "zebra" far
+    assert Speller({"bear": 3}, english=frozenset(["wear"])).correct("wear") is None
+    assert Speller({"bear": 3}).correct("wear") == "bear"
 
 
 def test_a_creature_that_died_is_one_that_dies_not_a_die_rolled() -> None:

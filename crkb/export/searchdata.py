@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable
 
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
-from crkb.search import analysis, engine, players, question, ranking, weights
+from crkb.search import analysis, engine, english, players, question, ranking, weights
 from crkb.search.engine import DEFINES_ZH, DETERMINERS
 from crkb.search.index import citations, context_of, glossary_targets, title_targets
+from crkb.search.spelling import Speller
 
 # Field weights as the server's search gives them (body, title, examples, context; bigrams).
 WEIGHTS = {"body": 1.0, "title": 1.5, "ex": 0.3, "ctx": 0.5}
@@ -212,6 +213,10 @@ def english_index(doc: Document) -> Json:
         "len": lengths,
         "forms": forms,
         "stop": sorted(analysis.STOP_WORDS),
+        # everyday words the pack's corrector would take for misspellings ("wear" for "bear")
+        "english": english.within_reach(
+            english.frequent_words(), Speller(dict.fromkeys(forms, 1), analysis.stem).correct
+        ),
         "pins": pinned,
         "sections": sections,
     }

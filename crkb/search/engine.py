@@ -217,7 +217,7 @@ class Searcher:
             self.zh_to_en: dict[str, str] = meta["terms"]
             self.definitions: dict[str, dict[str, str]] = meta["definitions"]
             self.cited: dict[str, dict[str, int]] = meta["cited"]
-            self.speller = Speller(meta["vocab"], analysis.stem)
+            self.speller = Speller(meta["vocab"], analysis.stem, frozenset(meta["english"]))
             self._negations = negation_pairs(meta["vocab"])
             self._former = synonyms.former_names_zh(self.definitions.get("zh", {}))
             # English only: measured, the Chinese classes (区域 for 牌库) cost more than they gave

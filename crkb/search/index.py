@@ -20,15 +20,17 @@ from typing import Any
 from crkb.graph.terms import split_variants
 from crkb.model import Document
 from crkb.numbers import parent_of
-from crkb.search import analysis, postings
+from crkb.search import analysis, english, postings
+from crkb.search.spelling import Speller
 from crkb.store.location import swap_in
 from crkb.store.wordfreq import FREQ_NAME
 
 META = "meta.json"
 USERDICT = "userdict.txt"
 # 2: count words as digits; 3: glossary definitions; 4: citations of each rule; 5: postings arrays;
-# 6: a rule number is one word; 7: definitions without the rule numbers they point at
-FORMAT = 7
+# 6: a rule number is one word; 7: definitions without the rule numbers they point at;
+# 8: the everyday English words the spelling corrector leaves as they are
+FORMAT = 8
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -290,7 +292,10 @@ def build_index(
         "definitions": {
             lang: _definitions(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs
         },
-        "vocab": {w: c for w, c in vocab.items() if c >= 1},
+        "vocab": dict(vocab),
+        "english": english.within_reach(
+            english.frequent_words(), Speller(dict(vocab), analysis.stem).correct
+        ),
     }
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")
     analysis.write_jieba_freq(tmp / FREQ_NAME)  # a server reads jieba's dictionary from it

@@ -30,11 +30,17 @@ def distance(a: str, b: str, cap: int = 3) -> int:
 class Speller:
     """Corrects words the vocabulary does not know to the most frequent word within 2 edits."""
 
-    def __init__(self, vocab: dict[str, int], stem: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        stem: Callable[[str], str] | None = None,
+        english: frozenset[str] = frozenset(),
+    ) -> None:
         self.vocab = vocab
         self._index: dict[str, list[str]] | None = None
         self._stem = stem
         self._stems: frozenset[str] | None = None
+        self.english = english  # everyday words the rules do not use (crkb.search.english)
 
     def _neighbours(self) -> dict[str, list[str]]:
         if self._index is None:
@@ -48,8 +54,9 @@ class Speller:
 
     def known(self, word: str) -> bool:
         """True when the word occurs in the indexed text, or (given a stemmer) another form of
-        it does: "working" and "stacking" are no misspellings of "wording" and "tracking"."""
-        if word in self.vocab:
+        it does: "working" and "stacking" are no misspellings of "wording" and "tracking";
+        or it is an everyday English word ("wear" is not "bear")."""
+        if word in self.vocab or word in self.english:
             return True
         if self._stem is None:
             return False

@@ -30,6 +30,7 @@
     ix.avg = mean(ix.len);
     if (ix.bilen) ix.biavg = mean(ix.bilen);
     ix.stopSet = set(ix.stop);
+    ix.englishSet = set(ix.english || []);
     var ask = ix.ask || {};
     ix.fillerSet = set(ask.filler);
     ix.softSet = set(ask.soft);
@@ -290,6 +291,7 @@
       w.replace(/ed$/, ""), w.replace(/ed$/, "e"), w.replace(/ing$/, ""), w.replace(/ing$/, "e"),
       w.replace(/ly$/, ""), w.replace(/(.)\1(ed|ing)$/, "$1")];
     for (var i = 0; i < tries.length; i++) if (tries[i] !== w && ix.forms[tries[i]]) return [ix.forms[tries[i]], null];
+    if (ix.englishSet[w]) return [w, null];  /* an everyday word, no misspelling ("wear") */
     var best = null, bd = 3, bf = -1;
     for (var f in ix.forms) {
       if (Math.abs(f.length - w.length) > 2 || f.length < 3) continue;
