@@ -47,6 +47,8 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("坟场风暴在轮抽中抽选") == "坟场风暴在轮抽中抽选"
     assert rules_words_zh("混血法术力和血量") == "混血法术力和生命"
     assert rules_words_zh("吸血的生物") == "系命的生物"  # not 吸 + 生命
+    assert rules_words_zh("每回合可以下几块地") == "每回合可以使用几块地"
+    assert rules_words_zh("牌面朝下地放逐") == "牌面朝下地放逐"  # face down, no land played
 
 
 def test_a_query_in_players_words_finds_the_rule_in_the_rules_words(s: Searcher) -> None:

@@ -98,6 +98,9 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("双击", "连击"),  # double strike
     ("(?<!阻)挡", "阻挡"),  # block
     ("投降", "认输"),  # concede
+    ("(?:摧毁|破坏)", "消灭"),  # destroy
+    # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)
+    ("(?<![朝面])(?:下|拍)(?=[几一两二三\\d]*[块张个]?地)", "使用"),
 )
 _ZH = tuple((re.compile(p), r) for p, r in ZH_REWRITE)
 
