@@ -41,6 +41,9 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["etb", "trigger"]) == ["enters", "the", "battlefield", "trigger"]
     assert rules_words_en(["converted", "mana", "cost", "of", "x"]) == ["mana", "value", "of", "x"]
     assert rules_words_en(["mana", "cost"]) == ["mana", "cost"]  # the rules' own words stay
+    bounced = rules_words_en(["bounced", "to", "my", "hand"])
+    assert bounced == ["returned", "to", "my", "hand"]  # no second "to hand"
+    assert rules_words_en(["bounce", "it"]) == ["return", "to", "hand", "it"]
     assert rules_words_zh("从空牌库抽牌会怎样") == "从空牌库抓牌会怎样"
     assert rules_words_zh("每回合抽几张，卡组最少几张") == "每回合抓几张，套牌最少几张"
     # the rules' own words that hold a players' word are left as they are

@@ -106,14 +106,16 @@ _ZH = tuple((re.compile(p), r) for p, r in ZH_REWRITE)
 
 
 def rules_words_en(words: Sequence[str]) -> list[str]:
-    """Lowercase query words with players' words and phrases put in the rules' words."""
+    """Lowercase query words with players' words and phrases put in the rules' words; a word
+    the query holds already is not added twice ("bounced to my hand": "returned to my hand")."""
     out: list[str] = []
     i = 0
     while i < len(words):
         for n in range(min(_LONGEST, len(words) - i), 0, -1):
             got = EN_REWRITE.get(tuple(words[i : i + n]))
             if got is not None:
-                out.extend(got)
+                held = set(words[:i]) | set(words[i + n :])
+                out.extend(w for w in got if w == got[0] or w not in held)
                 i += n
                 break
         else:

@@ -371,7 +371,7 @@
     return 1;
   }
 
-  /* query words with players' words and phrases put in the rules' words */
+  /* query words with players' words and phrases put in the rules' words (crkb.search.players) */
   function rulesWordsEn(ix, words) {
     var out = [], i = 0;
     while (i < words.length) {
@@ -380,7 +380,12 @@
         got = ix.playersEn[words.slice(i, i + n).join(" ")];
         if (got) break;
       }
-      if (got) { out.push.apply(out, got); i += n; } else { out.push(words[i]); i += 1; }
+      if (got) {
+        /* a word the query holds already is not added twice ("bounced to my hand") */
+        var held = words.slice(0, i).concat(words.slice(i + n));
+        got.forEach(function (w, k) { if (k === 0 || held.indexOf(w) < 0) out.push(w); });
+        i += n;
+      } else { out.push(words[i]); i += 1; }
     }
     return out;
   }
