@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from crkb.search import analysis, english, ranking, topics
+from crkb.search import analysis, english, players, ranking, topics
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.question import SUBWORD, asks_can_zh, understand_en, understand_zh
@@ -185,3 +185,20 @@ def test_a_creature_that_died_is_one_that_dies_not_a_die_rolled() -> None:
     for word in ("died", "dying", "dead"):
         stems = [t.text for t in understand_en(["creature", word]).terms]
         assert stems == ["creatur", analysis.stem("dies")] and "die" not in stems
+
+
+def test_he_she_and_contractions_typed_without_apostrophes_carry_no_content() -> None:
+    words = players.rules_words_en(["hes", "got", "hexproof", "and", "he", "won", "t", "die"])
+    assert words[:2] == ["he", "is"] and words[-3:-1] == ["will", "not"]
+    asked = understand_en(words)
+    stems = [t.text for t in asked.terms]
+    # not "he", not the "won" of winning, and the verb "die" as the rules say it ("dies")
+    assert "he" not in stems and analysis.stem("win") not in stems
+    assert analysis.stem("hexproof") in stems and analysis.stem("dies") in stems
+    assert players.rules_words_en(["my", "guy", "died"]) == ["my", "creature", "died"]
+
+
+def test_a_die_rolled_is_a_die() -> None:
+    for words in (["roll", "a", "die"], ["die", "roll"], ["what", "does", "the", "die", "show"]):
+        assert "die" in [t.text for t in understand_en(words).terms], words
+    assert "die" not in [t.text for t in understand_en(["can", "it", "die"]).terms]

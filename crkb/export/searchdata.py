@@ -157,6 +157,7 @@ def query_words(lang: str) -> Json:
         "outcome": sorted(question.EN_OUTCOME if en else question.ZH_OUTCOME),
         "quantity": sorted(" ".join(q) if isinstance(q, tuple) else q for q in quantity),
         "irregular": dict(question.EN_IRREGULAR) if en else {},
+        "dieRolled": sorted(question.DIE_ROLLED) if en else [],  # "roll a die", not dying
         "can": sorted(question.ASK_CAN_EN if en else question.ASK_CAN_ZH),
         "notCan": "" if en else question.NOT_MODAL_ZH.pattern,
         # players' words put in the rules' words before the query is read (crkb.search.players)

@@ -60,6 +60,15 @@ EN_FILLER = frozenset(
         "their",
         "theirs",
         "themselves",
+        "he",
+        "him",
+        "his",
+        "himself",
+        "she",
+        "her",
+        "hers",
+        "herself",
+        "now",
         "there",
         "will",
         "would",
@@ -162,6 +171,10 @@ EN_SOFT = frozenset(
 EN_OUTCOME = frozenset(["happen", "happens", "happened", "happening", "result", "results"])
 EN_QUANTITY = (("how", "many"), ("how", "much"), ("number", "of"))
 # Irregular English forms the Porter stemmer does not join to their base word.
+# Words beside "die" when it is a die rolled ("roll a die", "the die", "die roll"), not dying.
+DIE_ROLLED = frozenset(
+    ["a", "the", "one", "each", "that", "roll", "rolls", "rolled", "rolling", "result"]
+)
 # Words for "none of it" the rules spell as "no …" (a library with no cards in it).
 EN_NONE: dict[str, tuple[str, ...]] = {"empty": ("no",), "nothing": ("no",), "none": ("no",)}
 EN_IRREGULAR = {
@@ -365,10 +378,13 @@ def understand_en(
     question = any(w in EN_FILLER for w in words)
     terms: dict[str, Term] = {}
     content: list[str] = []
-    for w in words:
+    for i, w in enumerate(words):
         if w in STOP_WORDS or w in EN_FILLER or (wants and w in ("many", "much")):
             continue
         base = EN_IRREGULAR.get(w, w)
+        near_die = set(words[i - 1 : i] + words[i + 1 : i + 2])
+        if w == "die" and near_die.isdisjoint(DIE_ROLLED):
+            base = "dies"  # "won't die", "can it die": the verb, not a die rolled (706)
         s = stem(base)
         forms: dict[str, float] = {s: 1.0}
         for other in numerals.english_forms(w):

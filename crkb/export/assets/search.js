@@ -37,6 +37,7 @@
     ix.outcomeSet = set(ask.outcome);
     ix.quantitySet = set(ask.quantity);
     ix.irregular = ask.irregular || {};
+    ix.dieRolled = set(ask.dieRolled);
     /* players' words → the rules' words (crkb.search.players): English phrases, Chinese patterns */
     ix.playersEn = ix.lang === "en" ? ask.players || {} : {};
     ix.playersLongest = Object.keys(ix.playersEn).reduce(function (n, k) {
@@ -430,7 +431,10 @@
       var corrected = words.slice(), stems = {};
       words.forEach(function (w, i) {
         if (ix.stopSet[w] || ix.fillerSet[w]) return;
-        var r = stemOf(ix, ix.irregular[w] || w);
+        var base = ix.irregular[w] || w;
+        /* "won't die": the verb, as the rules say "dies"; "roll a die" is a die rolled */
+        if (w === "die" && !ix.dieRolled[words[i - 1]] && !ix.dieRolled[words[i + 1]]) base = "dies";
+        var r = stemOf(ix, base);
         if (r[1]) corrected[i] = r[1];
         stems[corrected[i]] = r[0];
       });
