@@ -202,3 +202,28 @@ def test_a_die_rolled_is_a_die() -> None:
     for words in (["roll", "a", "die"], ["die", "roll"], ["what", "does", "the", "die", "show"]):
         assert "die" in [t.text for t in understand_en(words).terms], words
     assert "die" not in [t.text for t in understand_en(["can", "it", "die"]).terms]
+
+
+def test_a_power_and_toughness_is_one_word() -> None:
+    words = analysis.english_terms("Put a +1/+1 counter and a -1/-1 counter on a 2/2 X/X token.")
+    assert {"+1/+1", "-1/-1", "2/2", "x/x"} <= set(words) and "1" not in words
+    assert analysis.english_words("state-based 2025/07/25") == [
+        "state",
+        "based",
+        "2025",
+        "07",
+        "25",
+    ]
+
+
+def test_a_minus_counter_is_not_a_plus_counter(tmp_path: Path) -> None:
+    rows = [
+        ("100", "section", "Counters", "Counters"),
+        ("100.1", "rule", "A +1/+1 counter on a creature gives it +1/+1.", None),
+        ("100.2", "rule", "A -1/-1 counter on a creature gives it -1/-1.", None),
+    ]
+    d = tmp_path / "index"
+    build_index(d, [document("en", rows, [])], {})
+    s = Searcher(d)
+    assert numbers(s.search("-1/-1 counter", lang="en"))[0] == "100.2"
+    assert numbers(s.search("what does a +1/+1 counter do", lang="en"))[0] == "100.1"

@@ -72,7 +72,7 @@ def postings(per_doc: list[Weighted]) -> tuple[Postings, list[float]]:
 def _english_definer(rule_text: str, key: str) -> bool:
     """Does a text open by defining the term `key` (`Deathtouch is a static ability …`)?"""
     stems = [analysis.stem(w) for w in key.split()]
-    words = analysis.english_words(rule_text.replace("-", " "))[: len(stems) + 4]
+    words = analysis.english_words(rule_text)[: len(stems) + 4]
     if words and words[0] in ("a", "an", "the"):
         words = words[1:]
     head = [analysis.stem(w) for w in words[: len(stems)]]

@@ -23,9 +23,13 @@ from crkb.search import numerals
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-# A word, or a rule number whole ("903.10", "704.5f"): "See rule 903.10" is a reference, and its
-# parts are not the numbers a question asks about ("ten commander damage" is not rule 903.10).
-WORD_PATTERN = r"\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+"
+# A word, or a power and toughness whole ("+1/+1", "-1/-1", "2/2", "X/X"), or a rule number whole
+# ("903.10", "704.5f"): a +1/+1 counter is not a -1/-1 counter, "See rule 903.10" is a reference,
+# and their parts are not the numbers a question asks about ("ten damage" is not rule 903.10).
+WORD_PATTERN = (
+    r"(?<![A-Za-z0-9/.])[+-]?(?:\d+|[Xx])/[+-]?(?:\d+|[Xx])(?![A-Za-z0-9/])"
+    r"|\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+"
+)
 WORD = re.compile(WORD_PATTERN)
 # Short function words that only add noise to rule search (a smaller list than Whoosh's:
 # "not", "can", "may", "all", "each" change a rule's meaning and stay searchable).
@@ -112,7 +116,7 @@ def term_key(lang: str, text: str) -> str:
     counter`, `State-Based Actions` ~ `state based action`; Chinese without spaces or punctuation.
     """
     if lang == "en":
-        words = english_words(text.replace("-", " "))
+        words = english_words(text)
         return " ".join(singular(w) for w in words if w not in STOP_WORDS)
     return re.sub(r"[\s\W_]+", "", text)
 

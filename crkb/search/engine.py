@@ -718,7 +718,7 @@ class Searcher:
         """The stems of an English text in order (cached per document)."""
         got: tuple[str, ...] | None = self._seqs.get(docnum)
         if got is None:
-            got = tuple(map(analysis.stem, analysis.english_words(text.replace("-", " "))))
+            got = tuple(map(analysis.stem, analysis.english_words(text)))
             self._seqs[docnum] = got
         return got
 
@@ -804,7 +804,7 @@ class Searcher:
                 continue
             text = self._fields(self._docnum[r]).text
             if lang == "en":
-                words = analysis.english_words(text.replace("-", " "))[: k + 4]
+                words = analysis.english_words(text)[: k + 4]
                 if words and words[0] in ("a", "an", "the"):
                     words = words[1:]
                 head = [analysis.stem(w) for w in words[:k]]
@@ -817,7 +817,7 @@ class Searcher:
         return None
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
-        words = players.rules_words_en(analysis.english_words(q.replace("-", " ")))
+        words = players.rules_words_en(analysis.english_words(q))
         fixed = [w if asking_en(w) else self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)

@@ -29,8 +29,9 @@ META = "meta.json"
 USERDICT = "userdict.txt"
 # 2: count words as digits; 3: glossary definitions; 4: citations of each rule; 5: postings arrays;
 # 6: a rule number is one word; 7: definitions without the rule numbers they point at;
-# 8: the everyday English words the spelling corrector leaves as they are
-FORMAT = 8
+# 8: the everyday English words the spelling corrector leaves as they are; 9: a power and
+# toughness ("+1/+1") is one word
+FORMAT = 9
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")

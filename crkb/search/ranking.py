@@ -123,7 +123,7 @@ _BEFORE_WORD = frozenset(' \t\n“"(')  # what may stand between a sentence's en
 def openings(text: str) -> frozenset[int]:
     """The positions (in analysis.english_words order) of the words that open a sentence."""
     out = set()
-    for i, m in enumerate(analysis.WORD.finditer(text.replace("-", " "))):
+    for i, m in enumerate(analysis.WORD.finditer(text)):
         j = m.start() - 1
         while j >= 0 and text[j] in _BEFORE_WORD:
             j -= 1

@@ -7,8 +7,9 @@
   var store = (window.CRKB_SEARCH = window.CRKB_SEARCH || {});
   var ready = {};
   var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
-  /* a word, or a rule number whole ("903.10"), as crkb.search.analysis.WORD_PATTERN */
-  var WORD = /\d+\.\d+[a-z]?(?![a-z0-9])|[a-z0-9]+/g;
+  /* a word, a power and toughness whole ("+1/+1"), or a rule number whole ("903.10"), as
+     crkb.search.analysis.WORD_PATTERN */
+  var WORD = /(?<![a-z0-9\/.])[+-]?(?:\d+|x)\/[+-]?(?:\d+|x)(?![a-z0-9\/])|\d+\.\d+[a-z]?(?![a-z0-9])|[a-z0-9]+/g;
   var WORD_SPLIT = new RegExp("(" + WORD.source + ")", "i");  /* the same, kept, any case */
 
   function load(lang, done) {
@@ -113,7 +114,7 @@
     if (!p || near.length < 2) return 1;
     var occ;
     if (ix.lang === "en") {
-      var seq = (text.toLowerCase().replace(/-/g, " ").match(WORD) || []).map(function (w) {
+      var seq = (text.toLowerCase().match(WORD) || []).map(function (w) {
         return ix.forms[w] || w;
       });
       occ = near.map(function (t) {
@@ -137,7 +138,7 @@
   function subject(ix, text, near) {
     var fs = ix.ask && ix.ask.factors || {};
     if (!fs.subject || ix.lang !== "en" || !near.length) return 1;
-    var head = (text.toLowerCase().replace(/-/g, " ").match(WORD) || [])
+    var head = (text.toLowerCase().match(WORD) || [])
       .slice(0, fs.opening || 6).map(function (w) { return ix.forms[w] || w; });
     var got = near.filter(function (t) { return head.indexOf(t) >= 0; }).length;
     return weighed(ix, "subject", 1 + fs.subject * got / near.length);
@@ -148,7 +149,7 @@
     var fs = ix.ask && ix.ask.factors || {};
     if (!fs.modal || !near.length) return 1;
     if (ix.lang === "en") {
-      var seq = (text.toLowerCase().replace(/-/g, " ").match(WORD) || []).map(function (w) {
+      var seq = (text.toLowerCase().match(WORD) || []).map(function (w) {
         return ix.forms[w] || w;
       });
       for (var i = 0; i < seq.length; i++) {
@@ -355,7 +356,7 @@
   }
 
   function phraseEn(ix, text, phrase) {
-    var seq = (text.toLowerCase().replace(/-/g, " ").match(WORD) || []).map(function (w) {
+    var seq = (text.toLowerCase().match(WORD) || []).map(function (w) {
       return ix.forms[w] || w;
     });
     var k = phrase.length;
@@ -420,7 +421,7 @@
       return isEn ? q.toLowerCase().split(/\s+/)[0] === w : modalText.indexOf(w) >= 0;
     });
     if (isEn) {
-      var words = rulesWordsEn(ix, q.toLowerCase().replace(/-/g, " ").match(WORD) || []);
+      var words = rulesWordsEn(ix, q.toLowerCase().match(WORD) || []);
       for (var i = 0; i + 1 < words.length; i++) {
         if (ix.quantitySet[words[i] + " " + words[i + 1]]) asked.wants = true;
       }
