@@ -209,7 +209,7 @@ def test_players_words_are_read_in_the_pack_as_on_the_server(page, pack, archive
     from crkb.store.location import INDEX_DIR, current_build
 
     server = Searcher(current_build(archive_build) / INDEX_DIR)
-    for q, lang in (("etb", "en"), ("sba", "en"), ("抽牌", "zh"), ("坟场", "zh")):
+    for q, lang in (("etb", "en"), ("sba", "en"), ("抽牌", "zh"), ("坟场", "zh"), ("MDFC", "zh")):
         mine = _search(page, pack.as_uri(), q, lang)[:5]
         theirs = [h["number"] for h in server.search(q, lang=lang, limit=5)["hits"]]
         assert mine[:1] == theirs[:1] and len(set(mine) & set(theirs)) >= 2, (q, mine, theirs)

@@ -52,6 +52,9 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("吸血的生物") == "系命的生物"  # not 吸 + 生命
     assert rules_words_zh("每回合可以下几块地") == "每回合可以使用几块地"
     assert rules_words_zh("牌面朝下地放逐") == "牌面朝下地放逐"  # face down, no land played
+    assert rules_words_zh("MDFC背面是地") == rules_words_zh("mdfc背面是地") == "模式双面牌背面是地"
+    assert rules_words_zh("衍生物被弹回手上") == "衍生物被移回手上"
+    assert rules_words_zh("弹回异能") == "弹回异能"  # the keyword Rebound
 
 
 def test_a_query_in_players_words_finds_the_rule_in_the_rules_words(s: Searcher) -> None:

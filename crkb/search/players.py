@@ -39,6 +39,9 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("ive",): ("i", "have"),
     ("youre",): ("you", "are"),
     ("theyre",): ("they", "are"),
+    ("float",): ("mana", "pool"),  # mana left in the pool
+    ("floating",): ("mana", "pool"),
+    ("floated",): ("mana", "pool"),
     ("guy",): ("creature",),
     ("guys",): ("creatures",),
     ("etb",): ("enters", "the", "battlefield"),
@@ -104,6 +107,17 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
 # rules' own words that hold it: 轮抽 (a draft), 坟场风暴 (Gravestorm),
 # 混血 (hybrid), 嗜血 (bloodthirst), 血滴 (a Blood token).
 ZH_REWRITE: tuple[tuple[str, str], ...] = (
+    # English abbreviations in a Chinese question, in either case
+    ("(?<![a-z])mdfcs?(?![a-z])", "模式双面牌"),
+    ("(?<![a-z])t?dfcs?(?![a-z])", "双面牌"),
+    ("(?<![a-z])etb(?![a-z])", "进入战场"),
+    ("(?<![a-z])ltb(?![a-z])", "离开战场"),
+    ("(?<![a-z])(?:cmc|mv)(?![a-z])", "法术力值"),
+    ("(?<![a-z])edh(?![a-z])", "指挥官"),
+    ("2hg", "双头巨人"),
+    ("(?<![a-z])sbas?(?![a-z])", "状态动作"),
+    ("(?<![a-z])pw(?![a-z])", "鹏洛客"),
+    ("弹回(?=手)", "移回"),  # bounced to a hand (弹回 alone is the keyword Rebound)
     ("抽(?:牌|卡)", "抓牌"),
     ("(?<!轮)抽(?!选)", "抓"),
     ("(?:卡组|牌组|套组)", "套牌"),
@@ -127,7 +141,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)
     ("(?<![朝面])(?:下|拍)(?=[几一两二三\\d]*[块张个]?地)", "使用"),
 )
-_ZH = tuple((re.compile(p), r) for p, r in ZH_REWRITE)
+_ZH = tuple((re.compile(p, re.I), r) for p, r in ZH_REWRITE)  # MDFC or mdfc
 
 
 def rules_words_en(words: Sequence[str]) -> list[str]:

@@ -46,7 +46,7 @@
     }, 0);
     ix.playersZh = [];
     if (ix.lang === "zh") (ask.players || []).forEach(function (p) {
-      try { ix.playersZh.push([new RegExp(p[0], "g"), p[1]]); } catch (e) { /* not JS syntax */ }
+      try { ix.playersZh.push([new RegExp(p[0], "gi"), p[1]]); } catch (e) { /* not JS syntax */ }
     });
     ix.signals = {};
     for (var name in ask.signals || {}) {
