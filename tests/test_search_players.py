@@ -41,6 +41,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["etb", "trigger"]) == ["enters", "the", "battlefield", "trigger"]
     assert rules_words_en(["converted", "mana", "cost", "of", "x"]) == ["mana", "value", "of", "x"]
     assert rules_words_en(["mana", "cost"]) == ["mana", "cost"]  # the rules' own words stay
+    assert rules_words_en(["does", "he", "hit", "the", "player"])[2:4] == ["deal", "damage"]
     bounced = rules_words_en(["bounced", "to", "my", "hand"])
     assert bounced == ["returned", "to", "my", "hand"]  # no second "to hand"
     assert rules_words_en(["bounce", "it"]) == ["return", "to", "hand", "it"]

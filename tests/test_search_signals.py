@@ -196,6 +196,9 @@ def test_he_she_and_contractions_typed_without_apostrophes_carry_no_content() ->
     assert "he" not in stems and analysis.stem("win") not in stems
     assert analysis.stem("hexproof") in stems and analysis.stem("dies") in stems
     assert players.rules_words_en(["my", "guy", "died"]) == ["my", "creature", "died"]
+    # the remains of "i'm", "you're", "i've", "we'll" are no words of the question
+    remains = understand_en(analysis.english_words("i'm sure you're done, i've seen we'll pass"))
+    assert not {"m", "re", "ve", "ll"} & {t.text for t in remains.terms}
 
 
 def test_a_die_rolled_is_a_die() -> None:

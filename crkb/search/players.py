@@ -42,6 +42,8 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("float",): ("mana", "pool"),  # mana left in the pool
     ("floating",): ("mana", "pool"),
     ("floated",): ("mana", "pool"),
+    ("hit",): ("deal", "damage"),  # "hit the player": deal it combat damage
+    ("hits",): ("deals", "damage"),
     ("guy",): ("creature",),
     ("guys",): ("creatures",),
     ("etb",): ("enters", "the", "battlefield"),

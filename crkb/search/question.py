@@ -60,6 +60,11 @@ EN_FILLER = frozenset(
         "their",
         "theirs",
         "themselves",
+        "m",  # the remains of "i'm", "you're", "i've", "we'll", "i'd"
+        "re",
+        "ve",
+        "ll",
+        "d",
         "he",
         "him",
         "his",
