@@ -230,3 +230,10 @@ def test_a_minus_counter_is_not_a_plus_counter(tmp_path: Path) -> None:
     s = Searcher(d)
     assert numbers(s.search("-1/-1 counter", lang="en"))[0] == "100.2"
     assert numbers(s.search("what does a +1/+1 counter do", lang="en"))[0] == "100.1"
+
+
+def test_function_words_of_english_shade_a_question_but_carry_no_content() -> None:
+    asked = understand_en(["can", "i", "pay", "more", "life", "than", "i", "have"])
+    weights = {t.text: t.weight for t in asked.terms}
+    assert weights["than"] < 1.0 and weights[analysis.stem("pay")] == 1.0
+    assert "than" not in asked.content and "life" in asked.content

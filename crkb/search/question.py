@@ -171,6 +171,22 @@ EN_SOFT = frozenset(
         "haven",
         "wasn",
         "weren",
+        # function words of English: they shade a question and carry no rule's content
+        "into",
+        "onto",
+        "over",
+        "than",
+        "both",
+        "else",
+        "along",
+        "everything",
+        "away",
+        "some",
+        "other",
+        "while",
+        "then",
+        "even",
+        "again",
     ]
 )
 EN_OUTCOME = frozenset(["happen", "happens", "happened", "happening", "result", "results"])
