@@ -55,6 +55,8 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("牌面朝下地放逐") == "牌面朝下地放逐"  # face down, no land played
     assert rules_words_zh("MDFC背面是地") == rules_words_zh("mdfc背面是地") == "模式双面牌背面是地"
     assert rules_words_zh("衍生物被弹回手上") == "衍生物被移回手上"
+    assert rules_words_zh("对手横地产生法术力") == "对手横置地产生法术力"
+    assert rules_words_zh("搜牌库，不是搜证") == "搜寻牌库，不是搜证"
     assert rules_words_zh("弹回异能") == "弹回异能"  # the keyword Rebound
 
 

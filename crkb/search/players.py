@@ -140,6 +140,8 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("(?<!阻)挡", "阻挡"),  # block
     ("投降", "认输"),  # concede
     ("(?:摧毁|破坏)", "消灭"),  # destroy
+    ("横(?=[一两几\\d]*[块张个]?地)", "横置"),  # "横地": tapping a land
+    ("搜(?![寻证救括])", "搜寻"),  # "搜牌库": searching a library (not 搜证, collect evidence)
     # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)
     ("(?<![朝面])(?:下|拍)(?=[几一两二三\\d]*[块张个]?地)", "使用"),
 )
