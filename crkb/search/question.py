@@ -403,8 +403,7 @@ def understand_en(
         if w in STOP_WORDS or w in EN_FILLER or (wants and w in ("many", "much")):
             continue
         base = EN_IRREGULAR.get(w, w)
-        near_die = set(words[i - 1 : i] + words[i + 1 : i + 2])
-        if w == "die" and near_die.isdisjoint(DIE_ROLLED):
+        if w == "die" and DIE_ROLLED.isdisjoint(words[max(i - 1, 0) : i] + words[i + 1 : i + 2]):
             base = "dies"  # "won't die", "can it die": the verb, not a die rolled (706)
         s = stem(base)
         forms: dict[str, float] = {s: 1.0}
