@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from crkb.model import Document, GlossaryEntry, Rule
 from crkb.numbers import parent_of
+from crkb.search.engine import Searcher
+from crkb.search.index import build_index
 
 Row = tuple[str, str, str, str | None]  # number, kind, text, title
 
@@ -14,3 +19,14 @@ def document(lang: str, rows: list[Row], glossary: list[GlossaryEntry]) -> Docum
     return Document(
         lang, "2030-01-01", f"{lang}/2030-01-01.txt", "txt", rules=rules, glossary=glossary
     )
+
+
+def english_searcher(index_dir: Path, rows: list[Row]) -> Searcher:
+    """A searcher over an index of one made-up English document of `rows`, built in `index_dir`."""
+    build_index(index_dir, [document("en", rows, [])], {})
+    return Searcher(index_dir)
+
+
+def numbers(result: dict[str, Any]) -> list[str]:
+    """The rule numbers of a search result's hits, in order."""
+    return [h["number"] for h in result["hits"]]

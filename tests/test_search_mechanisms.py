@@ -12,7 +12,7 @@ from crkb.search.engine import Searcher
 from crkb.search.index import build_index, without_pointers
 from crkb.search.question import CLASS, FORMER, understand_en, understand_zh
 from crkb.search.synonyms import classes, former_names_zh
-from tests.documents import document
+from tests.documents import document, numbers
 
 EN = [
     ("200", "section", "Widget Boxes", "Widget Boxes"),
@@ -58,10 +58,6 @@ def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     docs = [document("en", EN, EN_GLOSSARY), document("zh", ZH, ZH_GLOSSARY)]
     build_index(d, docs, {"Gizmo": "小玩意", "Untap Step": "重置步骤"})
     return Searcher(d)
-
-
-def numbers(result: dict) -> list[str]:
-    return [h["number"] for h in result["hits"]]
 
 
 # -- pure pieces -------------------------------------------------------------------------------

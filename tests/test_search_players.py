@@ -7,7 +7,7 @@ import pytest
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.players import rules_words_en, rules_words_zh
-from tests.documents import document
+from tests.documents import document, numbers
 
 EN = [
     ("100", "section", "Widgets", "Widgets"),
@@ -31,10 +31,6 @@ def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("players") / "index"
     build_index(d, [document("en", EN, []), document("zh", ZH, [])], {})
     return Searcher(d)
-
-
-def numbers(result: dict) -> list[str]:
-    return [h["number"] for h in result["hits"]]
 
 
 def test_players_words_are_put_in_the_rules_words() -> None:

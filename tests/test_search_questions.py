@@ -12,7 +12,7 @@ from crkb.search.analysis import stem
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.question import negation_pairs, understand_en, understand_zh
-from tests.documents import document
+from tests.documents import document, numbers
 
 EN = [
     ("300", "section", "Gadgets", "Gadgets"),
@@ -58,10 +58,6 @@ def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     gloss = [GlossaryEntry("Jam", "A widget that can't spin because its sprockets are bent.")]
     build_index(d, [document("en", EN, gloss), document("zh", ZH, [])], {"Widget": "小器具"})
     return Searcher(d)
-
-
-def numbers(result: dict) -> list[str]:
-    return [h["number"] for h in result["hits"]]
 
 
 # -- pure pieces -------------------------------------------------------------------------------

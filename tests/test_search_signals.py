@@ -9,10 +9,9 @@ import pytest
 
 from crkb.search import analysis, english, players, ranking, topics
 from crkb.search.engine import Searcher
-from crkb.search.index import build_index
 from crkb.search.question import SUBWORD, asks_can_zh, understand_en, understand_zh
 from crkb.search.spelling import Speller
-from tests.documents import document
+from tests.documents import english_searcher, numbers
 
 EN = [
     ("100", "section", "Rattles", "Rattles"),
@@ -28,13 +27,7 @@ EN = [
 
 @pytest.fixture(scope="module")
 def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
-    d = tmp_path_factory.mktemp("signals") / "index"
-    build_index(d, [document("en", EN, [])], {})
-    return Searcher(d)
-
-
-def numbers(result: dict) -> list[str]:
-    return [h["number"] for h in result["hits"]]
+    return english_searcher(tmp_path_factory.mktemp("signals") / "index", EN)
 
 
 def test_a_rule_number_is_one_word_not_the_numbers_inside_it() -> None:
@@ -139,9 +132,7 @@ WHISTLES = [
 def test_a_question_about_a_titled_term_finds_the_first_rule_under_its_heading(
     tmp_path: Path,
 ) -> None:
-    d = tmp_path / "index"
-    build_index(d, [document("en", WHISTLES, [])], {})
-    s = Searcher(d)
+    s = english_searcher(tmp_path / "index", WHISTLES)
     # as keywords, the rule that says "whistle" most leads; asked what it is, the first rule
     keywords = numbers(s.search("whistle", lang="en"))
     assert keywords.index("500.2") < keywords.index("500.1")
@@ -157,9 +148,7 @@ def test_words_of_asking_and_known_inflections_are_not_spelling_mistakes(tmp_pat
         ("100.2", "rule", "Tracking a bead works only while it is stacked.", None),
         ("100.3", "rule", "A bear ruins a bead.", None),
     ]
-    d = tmp_path / "index"
-    build_index(d, [document("en", rows, [])], {})
-    s = Searcher(d)
+    s = english_searcher(tmp_path / "index", rows)
     # "really" and "getting" are words of asking, not "rally" and "setting"; "working" and
     # "stacking" are forms of "works" and "stacked", not "wording" and "tracking"
     assert s.search("is it really getting beads", lang="en")["did_you_mean"] is None
@@ -225,9 +214,7 @@ def test_a_minus_counter_is_not_a_plus_counter(tmp_path: Path) -> None:
         ("100.1", "rule", "A +1/+1 counter on a creature gives it +1/+1.", None),
         ("100.2", "rule", "A -1/-1 counter on a creature gives it -1/-1.", None),
     ]
-    d = tmp_path / "index"
-    build_index(d, [document("en", rows, [])], {})
-    s = Searcher(d)
+    s = english_searcher(tmp_path / "index", rows)
     assert numbers(s.search("-1/-1 counter", lang="en"))[0] == "100.2"
     assert numbers(s.search("what does a +1/+1 counter do", lang="en"))[0] == "100.1"
 
