@@ -42,7 +42,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert bounced == ["returned", "to", "my", "hand"]  # no second "to hand"
     assert rules_words_en(["bounce", "it"]) == ["return", "to", "hand", "it"]
     assert rules_words_zh("从空牌库抽牌会怎样") == "从空牌库抓牌会怎样"
-    assert rules_words_zh("每回合抽几张，卡组最少几张") == "每回合抓几张，套牌最少几张"
+    assert rules_words_zh("每回合抽几张，卡组最少几张") == "每回合抓几张，套牌至少几张"
     # the rules' own words that hold a players' word are left as they are
     assert rules_words_zh("坟场风暴在轮抽中抽选") == "坟场风暴在轮抽中抽选"
     assert rules_words_zh("混血法术力和血量") == "混血法术力和生命"
@@ -54,6 +54,18 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("对手横地产生法术力") == "对手横置地产生法术力"
     assert rules_words_zh("搜牌库，不是搜证") == "搜寻牌库，不是搜证"
     assert rules_words_zh("弹回异能") == "弹回异能"  # the keyword Rebound
+    assert rules_words_zh("我控制的装备") == "我操控的武具"
+    assert rules_words_zh("要多付多少") == "要多支付多少"
+    assert rules_words_zh("支付生命") == "支付生命"  # not 支支付
+
+
+def test_an_a_not_a_question_is_a_yes_no_question() -> None:
+    # jieba cuts 能不能 as 能 / 不能, which would ask for "can't"
+    assert rules_words_zh("武具能不能在对手回合佩带") == "武具能吗在对手回合佩带"
+    assert rules_words_zh("算不算基本地") == "算吗基本地"
+    assert rules_words_zh("有没有") == "有吗"
+    assert rules_words_zh("可不可以查看") == "可以吗查看"
+    assert rules_words_zh("不能施放") == "不能施放"  # no A-not-A
 
 
 def test_a_query_in_players_words_finds_the_rule_in_the_rules_words(s: Searcher) -> None:
@@ -65,6 +77,8 @@ def test_a_query_in_players_words_finds_the_rule_in_the_rules_words(s: Searcher)
     assert numbers(s.search("抽牌", lang="zh"))[0] == "100.1"
     assert numbers(s.search("坟场", lang="zh"))[0] == "100.2"
     assert numbers(s.search("坟场风暴", lang="zh"))[0] == "100.3"
+    # the rules say 操控, never 控制
+    assert numbers(s.search("控制者失去生命", lang="zh"))[0] == "100.2"
 
 
 def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher) -> None:

@@ -11,7 +11,7 @@ from crkb.search import numerals, ranking
 from crkb.search.analysis import stem
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from crkb.search.question import negation_pairs, understand_en, understand_zh
+from crkb.search.question import known_words, negation_pairs, understand_en, understand_zh
 from tests.documents import document, numbers
 
 EN = [
@@ -49,6 +49,7 @@ ZH = [
     ("301.4", "rule", "齿轮箱坏了的话会有声音。", None),
     ("301.5", "rule", "牌手有二十一个齿轮时，他获得一个奖杯。", None),
     ("301.6", "rule", "齿轮与奖杯放在桌上。", None),
+    ("301.7", "rule", "牌手可以把一个齿轮当成一块地。", None),
 ]
 
 
@@ -155,6 +156,28 @@ def test_a_number_word_finds_the_digits_and_digits_the_word(s: Searcher) -> None
 def test_chinese_numerals_meet_digits_both_ways(s: Searcher) -> None:
     assert numbers(s.search("齿轮箱能放10个齿轮吗", lang="zh"))[0] == "301.1"
     assert numbers(s.search("有二十一个齿轮会怎样", lang="zh"))[0] == "301.5"
+
+
+def test_a_chinese_word_no_rule_holds_is_cut_into_words_the_rules_hold() -> None:
+    known = {"先手", "地", "当", "下", "出来", "背面"}.__contains__
+    # jieba's 当地 ("local") in 当地下出来 is 当 + 地 (a land); 先 / 手 are 先手
+    assert known_words(["背面", "当地", "下", "出来"], known) == ["背面", "当", "地", "下", "出来"]
+    assert known_words(["对", "战", "先", "手", "吗"], known) == ["对", "战", "先手", "吗"]
+    # asking words, counts and words the rules hold stay whole; an unknown word with no known
+    # part is kept as it is
+    assert known_words(["几块", "地", "什么", "十张", "背面"], known) == [
+        "几块",
+        "地",
+        "什么",
+        "十张",
+        "背面",
+    ]
+    assert known_words(["奖杯"], known) == ["奖", "杯"] and known_words(["刚"], known) == ["刚"]
+
+
+def test_a_question_in_words_no_rule_holds_finds_the_words_inside_them(s: Searcher) -> None:
+    # jieba cuts 当地 ("local") out of 当地使用; no rule holds it, 地 (a land) is the answer's word
+    assert numbers(s.search("齿轮能不能当地使用", lang="zh"))[0] == "301.7"
 
 
 def test_tapped_meets_untapped(s: Searcher) -> None:

@@ -40,6 +40,7 @@ from crkb.search.question import (
     Understood,
     asking_en,
     asks_can_zh,
+    known_words,
     negation_pairs,
     understand_en,
     understand_zh,
@@ -856,7 +857,7 @@ class Searcher:
 
     def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
         q = players.rules_words_zh(q)
-        tokens = self.cutter().cut(numerals.zh_digits(q))
+        tokens = tuple(known_words(self.cutter().cut(numerals.zh_digits(q)), self._known))
         asked = understand_zh(tokens, self.cutter().subwords, lambda w: self._former.get(w, ()))
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
@@ -944,6 +945,14 @@ class Searcher:
                 Term(t.text, t.forms, EXPAND) for t in keep
             )
         return got
+
+    def _known(self, word: str) -> bool:
+        """A Chinese word some rule holds, a game term, or a word the rules once used."""
+        return (
+            self.scorer.frequency("zw", word) > 0
+            or word in self.cutter().game
+            or word in self._former
+        )
 
     def _rare(self, field: str, term: str) -> bool:
         """A word few rules use: common words ("player", "card") say nothing of a term."""

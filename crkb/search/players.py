@@ -109,6 +109,10 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
 # rules' own words that hold it: 轮抽 (a draft), 坟场风暴 (Gravestorm),
 # 混血 (hybrid), 嗜血 (bloodthirst), 血滴 (a Blood token).
 ZH_REWRITE: tuple[tuple[str, str], ...] = (
+    # an A-not-A question is a yes-no question: 能不能 → 能吗, 算不算 → 算吗, 抓不抓 → 抓吗
+    # (jieba cuts 能不能 as 能 / 不能, and 不能 would be asked for as a word)
+    ("可不可以", "可以吗"),
+    ("(?<=([\\u4e00-\\u9fff]))[不没]\\1", "吗"),
     # English abbreviations in a Chinese question, in either case
     ("(?<![a-z])mdfcs?(?![a-z])", "模式双面牌"),
     ("(?<![a-z])t?dfcs?(?![a-z])", "双面牌"),
@@ -140,6 +144,11 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("(?<!阻)挡", "阻挡"),  # block
     ("投降", "认输"),  # concede
     ("(?:摧毁|破坏)", "消灭"),  # destroy
+    ("装备", "武具"),  # an Equipment
+    ("控制", "操控"),  # control (the rules never say 控制)
+    ("最多", "至多"),  # at most
+    ("最少", "至少"),  # at least
+    ("(?<!支)付", "支付"),  # pay ("多付多少": pay how much more)
     ("横(?=[一两几\\d]*[块张个]?地)", "横置"),  # "横地": tapping a land
     ("搜(?![寻证救括])", "搜寻"),  # "搜牌库": searching a library (not 搜证, collect evidence)
     # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)

@@ -8,7 +8,7 @@ a word meets its inflected and negated forms (tapped / untapped) where the rules
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from crkb.search import numerals, players
@@ -256,7 +256,6 @@ ZH_FILLER = frozenset(
         "呀",
         "了",
         "的",
-        "地",
         "得",
         "多少",
         "几",
@@ -477,6 +476,57 @@ def understand_zh(
             content.append(t)
         terms.setdefault(t, Term(t, tuple(forms_d.items()), weight))
     return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
+
+
+def known_words(tokens: Sequence[str], known: Callable[[str], bool]) -> list[str]:
+    """A Chinese query's words as the rules hold them. A word no rule holds is cut into the
+    fewest words that some rule does hold (jieba cuts 当地, "local", from 当地下, where 地 is a
+    land), and a run of single characters is joined where the rules hold the longer word (jieba
+    leaves 先手 as 先 / 手). Asking words, counts and words the rules hold stay as they are."""
+    out: list[str] = []
+    run: list[str] = []
+    for t in tokens:
+        if _fixed(t, known):
+            out.extend(_fewest("".join(run), known))
+            run = []
+            out.append(t)
+        elif len(t) == 1:
+            run.append(t)
+        else:
+            run.extend(_fewest(t, known))
+    out.extend(_fewest("".join(run), known))
+    return out
+
+
+def _fixed(token: str, known: Callable[[str], bool]) -> bool:
+    """A token kept whole and never joined: not Chinese, an asking word, a count, or a word of
+    two or more characters that some rule holds."""
+    return (
+        not any("\u4e00" <= c <= "\u9fff" for c in token)
+        or token in ZH_FILLER
+        or token in ZH_QUANTITY
+        or (token.startswith("几") and len(token) == 2)  # 几张, 几块: how many
+        or token in ZH_ASK_CAN
+        or numerals.zh_count(token) is not None
+        or (len(token) >= 2 and (token in ZH_SOFT or known(token)))
+    )
+
+
+def _fewest(text: str, known: Callable[[str], bool]) -> list[str]:
+    """`text` as the fewest pieces, each a single character or a word some rule holds."""
+    n = len(text)
+    best: list[list[str] | None] = [[]] + [None] * n
+    for i in range(n):
+        words = best[i]
+        if words is None:
+            continue
+        for j in range(i + 1, n + 1):
+            part = text[i:j]
+            if j - i == 1 or known(part):
+                got = best[j]
+                if got is None or len(words) + 1 < len(got):
+                    best[j] = [*words, part]
+    return best[n] or []
 
 
 def _glued(token: str) -> list[str]:
