@@ -57,6 +57,8 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("我控制的装备") == "我操控的武具"
     assert rules_words_zh("要多付多少") == "要多支付多少"
     assert rules_words_zh("支付生命") == "支付生命"  # not 支支付
+    assert rules_words_zh("坟墓场里的牌，牌在哪里") == "坟墓场中的牌，牌在哪里"
+    assert rules_words_zh("它身上贴的灵气，以后") == "它上贴附的灵气，之后"
 
 
 def test_an_a_not_a_question_is_a_yes_no_question() -> None:

@@ -149,6 +149,10 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("最多", "至多"),  # at most
     ("最少", "至少"),  # at least
     ("(?<!支)付", "支付"),  # pay ("多付多少": pay how much more)
+    ("以后", "之后"),  # after
+    ("(?<![哪这那])里", "中"),  # in (坟墓场里: 坟墓场中), not 哪里 (where)
+    ("身上", "上"),  # on it (它身上的指示物: the counters on it)
+    ("贴(?!附)", "贴附"),  # attached
     ("横(?=[一两几\\d]*[块张个]?地)", "横置"),  # "横地": tapping a land
     ("搜(?![寻证救括])", "搜寻"),  # "搜牌库": searching a library (not 搜证, collect evidence)
     # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)
