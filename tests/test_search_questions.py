@@ -71,6 +71,10 @@ def test_question_words_are_dropped_and_modal_words_count_little() -> None:
     assert [t.text for t in asked.terms if t.weight < 1.0] == ["can"]
     zh = understand_zh(["齿轮箱", "会", "怎样", "吗"])
     assert zh.question and [t.text for t in zh.terms] == ["齿轮箱"]
+    # 是什么意思 asks what a word means; 地 is a land, not the particle of "-ly"
+    means = understand_zh(["基本地", "是", "什么", "意思"])
+    assert means.question and [t.text for t in means.terms] == ["基本地"]
+    assert [t.text for t in understand_zh(["背面", "是", "地"]).terms] == ["背面", "地"]
 
 
 def test_how_many_asks_for_a_count_in_both_languages() -> None:

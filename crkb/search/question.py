@@ -297,6 +297,7 @@ ZH_FILLER = frozenset(
         "么",
         "么样",
         "该",
+        "意思",  # X是什么意思: what X means
         "是",  # the copula of asking (X是什么); the rules also say X为, X指
     ]
 )
