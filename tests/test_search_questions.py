@@ -163,20 +163,33 @@ def test_chinese_numerals_meet_digits_both_ways(s: Searcher) -> None:
 
 
 def test_a_chinese_word_no_rule_holds_is_cut_into_words_the_rules_hold() -> None:
-    known = {"先手", "地", "当", "下", "出来", "背面"}.__contains__
+    known = {"先手", "地", "当", "下", "出来", "背面", "防御"}.__contains__
+
+    def cut(tokens: list[str]) -> list[str]:
+        words, fixed = known_words(tokens, known)
+        assert fixed == {}
+        return words
+
     # jieba's 当地 ("local") in 当地下出来 is 当 + 地 (a land); 先 / 手 are 先手
-    assert known_words(["背面", "当地", "下", "出来"], known) == ["背面", "当", "地", "下", "出来"]
-    assert known_words(["对", "战", "先", "手", "吗"], known) == ["对", "战", "先手", "吗"]
+    assert cut(["背面", "当地", "下", "出来"]) == ["背面", "当", "地", "下", "出来"]
+    assert cut(["对", "战", "先", "手", "吗"]) == ["对", "战", "先手", "吗"]
     # asking words, counts and words the rules hold stay whole; an unknown word with no known
     # part is kept as it is
-    assert known_words(["几块", "地", "什么", "十张", "背面"], known) == [
-        "几块",
-        "地",
-        "什么",
-        "十张",
-        "背面",
-    ]
-    assert known_words(["奖杯"], known) == ["奖", "杯"] and known_words(["刚"], known) == ["刚"]
+    assert cut(["几块", "地", "什么", "十张", "背面"]) == ["几块", "地", "什么", "十张", "背面"]
+    assert cut(["奖杯"]) == ["奖", "杯"] and cut(["刚"]) == ["刚"]
+
+
+def test_a_chinese_word_that_sounds_like_a_rules_word_is_put_right() -> None:
+    known = {"防御", "生物"}.__contains__
+    sounds = {"朋洛客": "鹏洛客", "防御李": "防御力", "避邪": "辟邪"}.get
+    # a word jieba keeps (避邪), a run of characters (朋 / 洛 / 客), and a slip in the last
+    # character of a word the rules hold (防御 / 李)
+    assert known_words(["避邪", "生物"], known, sounds) == (["辟邪", "生物"], {"避邪": "辟邪"})
+    assert known_words(["朋", "洛", "客"], known, sounds) == (["鹏洛客"], {"朋洛客": "鹏洛客"})
+    words, fixed = known_words(["生物", "防御", "李", "吗"], known, sounds)
+    assert words == ["生物", "防御力", "吗"] and fixed == {"防御李": "防御力"}
+    # no slip is looked for in asking words
+    assert known_words(["什么", "时候"], known, lambda t: "石猴")[0] == ["什么", "时候"]
 
 
 def test_a_question_in_words_no_rule_holds_finds_the_words_inside_them(s: Searcher) -> None:

@@ -70,6 +70,11 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+def all_cjk(text: str) -> bool:
+    """True when every character of the text is a Chinese one."""
+    return bool(text) and all(_CJK.match(ch) for ch in text)
+
+
 def english_analyzer() -> Any:
     """The English analyzer of the index: words, lowercase, stop words out, Porter stems."""
     return (

@@ -12,7 +12,7 @@ import threading
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 from cachetools import LRUCache
@@ -28,6 +28,7 @@ from crkb.search import (
     postings,
     querynumbers,
     ranking,
+    sounds,
     synonyms,
     topics,
     weights,
@@ -36,6 +37,8 @@ from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import (
     ASK_CAN_EN,
+    ZH_FILLER,
+    ZH_SOFT,
     Term,
     Understood,
     asking_en,
@@ -75,6 +78,7 @@ COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls be
 HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
 SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names neither
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
+COMMON_ZH = 100  # jieba's count of an everyday word: one typed is meant, not a slip
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
 SUBJECT = 6  # a rule is about the words among its first so many
@@ -204,6 +208,7 @@ class Searcher:
         self.words = sorted(set(words))
         self._lock = threading.RLock()
         self._cutter: analysis.ChineseCutter | None = None
+        self._sounds: sounds.Sounds | Literal[False] | None = None  # read at the first slip
         self._t2s: Any = None  # opencc.OpenCC, loaded on first use
         self._scopes: LRUCache[tuple[str, int], Mask] = LRUCache(32)
         self._spans: dict[str, np.ndarray] | None = None  # lang → rows (first, last, docnum)
@@ -740,7 +745,7 @@ class Searcher:
                 pinned.append(rid)
         if lang == "en":
             return self._plan_en(q, o, out, pinned)
-        return self._plan_zh(q, o, pinned)
+        return self._plan_zh(q, o, out, pinned)
 
     def _targets(
         self, lang: str, key: str, o: int, stems: list[str], via: tuple[str, int] | None = None
@@ -855,9 +860,15 @@ class Searcher:
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
         return Plan(pinned, plan, Needles("en", stems=marks))
 
-    def _plan_zh(self, q: str, o: int, pinned: list[int]) -> Plan:
-        q = players.rules_words_zh(q)
-        tokens = tuple(known_words(self.cutter().cut(numerals.zh_digits(q)), self._known))
+    def _plan_zh(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
+        typed, q = q, players.rules_words_zh(q)
+        words, fixed = known_words(
+            self.cutter().cut(numerals.zh_digits(q)), self._known, self._sounds_like
+        )
+        tokens = tuple(words)
+        if fixed:
+            out["did_you_mean"] = _put_right(typed, q, fixed)
+            q = _put_right(q, q, fixed)  # a slip put right names its term as the term does
         asked = understand_zh(tokens, self.cutter().subwords, lambda w: self._former.get(w, ()))
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
@@ -945,6 +956,21 @@ class Searcher:
                 Term(t.text, t.forms, EXPAND) for t in keep
             )
         return got
+
+    def _sounds_like(self, typed: str) -> str | None:
+        """The rules' word a Chinese word no rule holds sounds like (a slip of pinyin input)."""
+        if self.cutter().tk.FREQ.get(typed, 0) >= COMMON_ZH:
+            return None  # an everyday word (其实, 当地) is meant as typed
+        if self._sounds is None:
+            self._sounds = sounds.Sounds.read(self.dir / sounds.SOUNDS) or False
+        if not self._sounds:
+            return None
+        word = self._sounds.like(typed, lambda w: self.scorer.frequency("zw", w))
+        if word is None or any(
+            c != m and (c in ZH_SOFT or c in ZH_FILLER) for c, m in zip(typed, word, strict=True)
+        ):
+            return None  # 有 in 每队有 is meant, not a slip for 友 (队友)
+        return word
 
     def _known(self, word: str) -> bool:
         """A Chinese word some rule holds, a game term, or a word the rules once used."""
@@ -1049,6 +1075,15 @@ def _keep(table: dict[K, V], key: K, value: V, most: int) -> V:
 def _title_stems(title: str) -> tuple[str, ...]:
     """The stems of an English title's words but stop words."""
     return tuple(analysis.stem(w) for w in analysis.english_words(title) if w not in STOP)
+
+
+def _put_right(typed: str, rewritten: str, fixed: dict[str, str]) -> str:
+    """The query as typed with its mistyped Chinese words put right (in the rules' words where
+    a word was typed as players say it)."""
+    text = typed if all(t in typed for t in fixed) else rewritten
+    for t, w in fixed.items():
+        text = text.replace(t, w)
+    return text
 
 
 def _zh_runs(tokens: tuple[str, ...], asked: Understood) -> list[str]:

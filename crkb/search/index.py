@@ -20,7 +20,7 @@ from typing import Any
 from crkb.graph.terms import split_variants
 from crkb.model import Document
 from crkb.numbers import parent_of
-from crkb.search import analysis, english, postings
+from crkb.search import analysis, english, postings, sounds
 from crkb.search.spelling import Speller
 from crkb.store.location import swap_in
 from crkb.store.wordfreq import FREQ_NAME
@@ -30,11 +30,22 @@ USERDICT = "userdict.txt"
 # 2: count words as digits; 3: glossary definitions; 4: citations of each rule; 5: postings arrays;
 # 6: a rule number is one word; 7: definitions without the rule numbers they point at;
 # 8: the everyday English words the spelling corrector leaves as they are; 9: a power and
-# toughness ("+1/+1") is one word
-FORMAT = 9
+# toughness ("+1/+1") is one word; 10: the Chinese words' sounds (sounds.json)
+FORMAT = 10
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
+
+
+def sounds_of(counts: Counter[str], game: Iterable[str]) -> dict[str, int]:
+    """The Chinese words a mistyped word may be meant for, with how many rules use each: the
+    game's terms, and words of three or more characters that more than one rule uses. Two
+    everyday words often share a sound (其实, 起始), a game's term and a slip seldom do."""
+    out = {w: n for w, n in counts.items() if n > 1 and len(w) > 2 and analysis.all_cjk(w)}
+    for w in game:
+        if len(w) > 1 and analysis.all_cjk(w):
+            out.setdefault(w, counts.get(w, 1))
+    return out
 
 
 def schema() -> Any:
@@ -239,6 +250,7 @@ def build_index(
     ix = windex.create_in(str(tmp), schema())
     writer = ix.writer(limitmb=256)
     meta_records = []
+    zh_words: Counter[str] = Counter()
     # Records of the newest releases first: every version's documents then lie within a prefix
     # of the document numbers (by the newest version a record belongs to), so the engine reads
     # only the head of each posting list for the default scope.
@@ -262,6 +274,7 @@ def build_index(
                 fields["ctx"] = ctx
         elif cutter is not None:
             fields["zw"] = analysis.encode_groups(cutter.groups(text))
+            zh_words.update(set(cutter.cut(text)))
             fields["zbi"] = " ".join(analysis.bigrams(text))
             if has_title:
                 fields["zt"] = analysis.encode_groups(cutter.groups(title or ""))
@@ -298,6 +311,7 @@ def build_index(
             english.frequent_words(), Speller(dict(vocab), analysis.stem).correct
         ),
     }
+    sounds.write(tmp / sounds.SOUNDS, sounds_of(zh_words, words))
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")
     analysis.write_jieba_freq(tmp / FREQ_NAME)  # a server reads jieba's dictionary from it
     (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")

@@ -15,6 +15,7 @@ from crkb.search import numerals, players
 from crkb.search.analysis import STOP_WORDS, stem
 
 SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
+MAX_SOUNDED = 8  # the longest typed Chinese word read by its sound
 SUBWORD = 0.5  # how much a word inside a long Chinese query word counts against the word
 NEGATED = 0.6  # how much a negated form (untapped for tapped) counts against the word itself
 FORMER = 0.6  # how much a word's former name (使用 for 施放) counts against the word itself
@@ -479,24 +480,81 @@ def understand_zh(
     return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
 
 
-def known_words(tokens: Sequence[str], known: Callable[[str], bool]) -> list[str]:
-    """A Chinese query's words as the rules hold them. A word no rule holds is cut into the
-    fewest words that some rule does hold (jieba cuts 当地, "local", from 当地下, where 地 is a
-    land), and a run of single characters is joined where the rules hold the longer word (jieba
-    leaves 先手 as 先 / 手). Asking words, counts and words the rules hold stay as they are."""
+def known_words(
+    tokens: Sequence[str],
+    known: Callable[[str], bool],
+    sounds_like: Callable[[str], str | None] = lambda text: None,
+) -> tuple[list[str], dict[str, str]]:
+    """A Chinese query's words as the rules hold them, and the mistyped words put right. A word
+    no rule holds is cut into the fewest words that some rule does hold (jieba cuts 当地, "local",
+    from 当地下, where 地 is a land), or read as the rules' word it sounds like (避邪: 辟邪); a
+    run of single characters is joined where the rules hold the longer word (jieba leaves 先手
+    as 先 / 手) or one that sounds like it (朋 / 洛 / 客: 鹏洛客). Asking words, counts and words
+    the rules hold stay as they are."""
     out: list[str] = []
+    fixed: dict[str, str] = {}
     run: list[str] = []
+
+    def flush() -> None:
+        out.extend(_fewest("".join(run), known, sounds_like, fixed))
+        run.clear()
+
     for t in tokens:
         if _fixed(t, known):
-            out.extend(_fewest("".join(run), known))
-            run = []
+            flush()
             out.append(t)
         elif len(t) == 1:
             run.append(t)
         else:
-            run.extend(_fewest(t, known))
-    out.extend(_fewest("".join(run), known))
+            flush()
+            out.extend(_fewest(t, known, sounds_like, fixed))
+    flush()
+    return _sounded(out, known, sounds_like, fixed), fixed
+
+
+def _sounded(
+    words: list[str],
+    known: Callable[[str], bool],
+    sounds_like: Callable[[str], str | None],
+    fixed: dict[str, str],
+) -> list[str]:
+    """Words with a slip in their last or first character, which jieba cut off as a character
+    of its own (防御李: 防御 / 李), joined and put right when together they sound like a rules'
+    word: a known word beside one or two single characters."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in (3, 2):
+            group = words[i : i + n]
+            text = "".join(group)
+            if (
+                len(group) == n
+                and any(len(w) == 1 for w in group)
+                and len(text) <= MAX_SOUNDED
+                and all(_open(w) for w in group)
+                and not known(text)
+            ):
+                word = sounds_like(text)
+                if word is not None:
+                    fixed[text] = word
+                    out.append(word)
+                    i += n
+                    break
+        else:
+            out.append(words[i])
+            i += 1
     return out
+
+
+def _open(word: str) -> bool:
+    """A word a slip may lie in: Chinese, and no asking word or count."""
+    return (
+        all("\u4e00" <= c <= "\u9fff" for c in word)
+        and word not in ZH_FILLER
+        and word not in ZH_QUANTITY
+        and word not in ZH_ASK_CAN
+        and numerals.zh_count(word) is None
+    )
 
 
 def _fixed(token: str, known: Callable[[str], bool]) -> bool:
@@ -513,21 +571,49 @@ def _fixed(token: str, known: Callable[[str], bool]) -> bool:
     )
 
 
-def _fewest(text: str, known: Callable[[str], bool]) -> list[str]:
-    """`text` as the fewest pieces, each a single character or a word some rule holds."""
+def _fewest(
+    text: str,
+    known: Callable[[str], bool],
+    sounds_like: Callable[[str], str | None],
+    fixed: dict[str, str],
+) -> list[str]:
+    """`text` as the fewest pieces, each a single character, a word some rule holds, or a word
+    of two or more characters that sounds like one (then the rules' word, noted in `fixed`);
+    of as many pieces, the one with fewest words put right."""
     n = len(text)
-    best: list[list[str] | None] = [[]] + [None] * n
+    best: list[tuple[int, int, list[str]] | None] = [(0, 0, [])] + [None] * n
+    like: dict[str, str | None] = {}
     for i in range(n):
-        words = best[i]
-        if words is None:
+        at = best[i]
+        if at is None:
             continue
+        pieces, swaps, words = at
         for j in range(i + 1, n + 1):
             part = text[i:j]
             if j - i == 1 or known(part):
-                got = best[j]
-                if got is None or len(words) + 1 < len(got):
-                    best[j] = [*words, part]
-    return best[n] or []
+                got = (pieces + 1, swaps, [*words, part])
+            elif j - i <= MAX_SOUNDED:
+                if part not in like:
+                    like[part] = sounds_like(part)
+                word = like[part]
+                if word is None:
+                    continue
+                got = (pieces + 1, swaps + 1, [*words, word])
+            else:
+                continue
+            now = best[j]
+            if now is None or got[:2] < now[:2]:
+                best[j] = got
+    end = best[n]
+    if end is None:
+        return []
+    pos = 0
+    for w in end[2]:  # note what was put right, as typed
+        typed = text[pos : pos + len(w)]
+        if typed != w:
+            fixed[typed] = w
+        pos += len(w)
+    return end[2]
 
 
 def _glued(token: str) -> list[str]:

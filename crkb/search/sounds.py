@@ -1,0 +1,99 @@
+"""Chinese words by their sound: a word typed with a wrong character of the same pinyin (避邪 for
+辟邪, 朋洛客 for 鹏洛客, 坟墓厂 for 坟墓场) is the rules' word that sounds the same.
+
+People type Chinese by pinyin and pick a character from a list; a slip puts the right sound
+and the wrong character, and the word no rule holds. The tables are made at build time with
+pypinyin and kept beside the index (`SOUNDS`): a server never loads pypinyin, whose dictionary
+costs about 50 MB.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SOUNDS = "sounds.json"
+MAX_KEYS = 64  # readings tried for one typed word (each character may have several)
+_CJK = (0x4E00, 0xA000)
+
+
+def readings_table() -> dict[str, str]:
+    """Each toneless pinyin syllable → the characters that can be read so (build time); a
+    character's first reading (奇: qí before jī) is marked by a "*" after it, so a slip is read
+    by the sound it usually has."""
+    from pypinyin import Style, pinyin
+
+    table: dict[str, list[str]] = {}
+    for cp in range(*_CJK):
+        got = pinyin(chr(cp), style=Style.NORMAL, heteronym=True, errors="ignore")
+        for i, syllable in enumerate(dict.fromkeys(got[0] if got else [])):
+            table.setdefault(syllable, []).append(chr(cp) + ("*" if i == 0 else ""))
+    return {s: "".join(cs) for s, cs in sorted(table.items())}
+
+
+def sound_table(counts: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
+    """Pinyin (toneless, syllables spaced) → the words that sound so, with how many rules use
+    each. A word is read as a whole, so a character with two readings takes the one it has in
+    that word (重生 chóng shēng)."""
+    from pypinyin import Style, lazy_pinyin
+
+    out: dict[str, list[tuple[str, int]]] = {}
+    for w, n in counts.items():
+        out.setdefault(" ".join(lazy_pinyin(w, style=Style.NORMAL)), []).append((w, n))
+    return out
+
+
+def write(path: Path, counts: dict[str, int]) -> None:
+    """The two tables, as a server reads them: `counts`, the rules' words and how many rules
+    use each."""
+    tables = {"readings": readings_table(), "words": sound_table(counts)}
+    path.write_text(json.dumps(tables, ensure_ascii=False), encoding="utf-8")
+
+
+class Sounds:
+    """The rules' word a typed word sounds like."""
+
+    def __init__(self, readings: dict[str, str], words: dict[str, list[list[Any]]]) -> None:
+        self._readings = readings
+        self._words = words
+        self._of: dict[str, tuple[tuple[str, bool], ...]] = {}
+
+    @classmethod
+    def read(cls, path: Path) -> Sounds | None:
+        """The tables beside an index; None for an index built without them."""
+        if not path.exists():
+            return None
+        tables = json.loads(path.read_text(encoding="utf-8"))
+        return cls(tables["readings"], tables["words"])
+
+    def readings(self, ch: str) -> tuple[tuple[str, bool], ...]:
+        """The syllables a character can be read as, each with whether it is its usual one
+        (none for a character that is not Chinese)."""
+        got = self._of.get(ch)
+        if got is None:
+            found = []
+            for syllable, chars in self._readings.items():
+                i = chars.find(ch)
+                if i >= 0:
+                    found.append((syllable, chars[i + 1 : i + 2] == "*"))
+            got = self._of[ch] = tuple(sorted(found, key=lambda r: not r[1]))
+        return got
+
+    def like(self, text: str, used: Callable[[str], int] | None = None) -> str | None:
+        """The rules word, other than `text`, that sounds as `text` is usually read, or else as
+        it can be read: of several, the one most rules use (`used`: in how many, by default the
+        build's count)."""
+        per = [self.readings(ch) for ch in text]
+        if not all(per):
+            return None
+        best: tuple[int, int, str] | None = None
+        for key in itertools.islice(itertools.product(*per), MAX_KEYS):
+            unusual = sum(1 for _s, usual in key if not usual)
+            for w, n in self._words.get(" ".join(s for s, _u in key), ()):
+                score = n if used is None else used(w)
+                if w != text and (best is None or (-unusual, score) > best[:2]):
+                    best = (-unusual, score, w)
+        return best[2] if best else None
