@@ -249,6 +249,13 @@ def test_search_with_version_and_did_you_mean(client):
     assert all("/v/2010-07-16/" in a["href"] for a in page.select(".hit a.num"))
     dym = soup(client.get("/search?q=deathtuch&lang=en")).select_one(".dym a")
     assert dym is not None and "deathtouch" in dym.text
+    # a Chinese slip of pinyin input (避邪 for 辟邪, Hexproof), on the page and in the API
+    page = soup(client.get("/search?q=避邪能被指定吗"))
+    dym = page.select_one(".dym a")
+    assert dym is not None and dym.text == "辟邪能被指定吗"
+    assert page.select(".hit a.num")[0].text.startswith("702.11")
+    api = client.get("/api/search?q=避邪&lang=zh").get_json()
+    assert api["did_you_mean"] == "辟邪" and api["hits"][0]["number"] == "702.11"
 
 
 def test_the_search_form_keeps_the_release_searched(client, store):
