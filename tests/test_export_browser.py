@@ -37,6 +37,12 @@ def test_search_from_a_folder_in_both_languages(page, pack):
     assert _search(page, base, "死觸", "zh")[0] == "702.2"  # Traditional, through the pack's table
     assert _search(page, base, "deathtuch")[0] == "702.2"  # a typo
     assert "Showing results for “deathtouch”" in page.inner_text("#status")
+    # a slip of pinyin input: 避邪 typed for 辟邪 (Hexproof), 朋洛客 for 鹏洛客
+    assert _search(page, base, "避邪", "zh")[0].startswith("702.11")
+    assert "Showing results for “辟邪”" in page.inner_text("#status")
+    assert _search(page, base, "朋洛客", "zh")[0].startswith("306")
+    _search(page, base, "其实", "zh")  # an everyday word that sounds like 起事: meant
+    assert "Showing results for" not in page.inner_text("#status")
     hits = _search(page, base, "trample", "en")
     assert hits[0].startswith("702.19") and len(hits) > 3
     assert page.locator(".hit").first.get_attribute("data-rule") == hits[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crkb.search.sounds import Sounds, readings_table, sound_table, write
+from crkb.search.sounds import Sounds, readings_table, sound_table, tables, write
 
 # 辟 is usually read bì, and also pì; 劈 pī; 避 bì; 邪 xié
 READINGS = {"bi": "辟*避*", "pi": "辟劈*", "xie": "邪*斜*"}
@@ -37,7 +37,10 @@ def test_the_tables_are_made_from_pinyin_and_read_back(tmp_path: Path) -> None:
         "chong sheng": [("重生", 3)],
         "peng luo ke": [("鹏洛客", 9)],
     }
-    write(tmp_path / "sounds.json", {"鹏洛客": 9})
+    # 其实 ("in fact") is an everyday word that sounds like the game's 起事; 其他 sounds like none
+    write(tmp_path / "sounds.json", {"鹏洛客": 9, "起事": 4}, ["其实", "其他"])
     sounds = Sounds.read(tmp_path / "sounds.json")
     assert sounds is not None and sounds.like("朋洛客") == "鹏洛客"
+    assert sounds.like("起是") == "起事" and sounds.like("其实") is None
+    assert tables({"起事": 4}, ["其实", "其他"])["everyday"] == ["其实"]
     assert Sounds.read(tmp_path / "missing.json") is None

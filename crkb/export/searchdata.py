@@ -8,13 +8,14 @@ server's index); the browser only looks query words up in the vocabulary shipped
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
-from crkb.search import analysis, engine, english, players, question, ranking, weights
+from crkb.search import analysis, engine, english, players, question, ranking, sounds, weights
 from crkb.search.engine import DEFINES_ZH, DETERMINERS
-from crkb.search.index import citations, context_of, glossary_targets, title_targets
+from crkb.search.index import citations, context_of, glossary_targets, sounds_of, title_targets
 from crkb.search.spelling import Speller
 
 # Field weights as the server's search gives them (body, title, examples, context; bigrams).
@@ -236,7 +237,9 @@ def chinese_index(
     per_doc: list[Weighted] = []
     per_bi: list[Weighted] = []
     chars: set[str] = set()
+    words: Counter[str] = Counter()
     for r in doc.rules:
+        words.update(set(cutter.cut(r.text)))
         ctx = context_of(r.number, titled)
         docs.append([r.number, r.title, r.text])
         per_doc.append(chinese_fields(r, ctx, cutter.groups))
@@ -261,6 +264,8 @@ def chinese_index(
         "pins": pinned,
         "sections": sections,
         "t2s": t2s_table(chars, convert),
+        # a slip of pinyin input read as the game's word of the same sound (crkb.search.sounds)
+        "sounds": sounds.tables(sounds_of(words, cutter.game), analysis.everyday_words()),
     }
 
 

@@ -259,6 +259,16 @@ class ChineseCutter:
         return out
 
 
+def everyday_words(least: int = 100) -> list[str]:
+    """Words of two or more characters jieba's dictionary counts at least `least` times: the
+    language's common words, as opposed to a slip of typing."""
+    import jieba
+
+    tk = jieba.Tokenizer()
+    freq, _total = tk.gen_pfdict(tk.get_dict_file())
+    return [w for w, n in freq.items() if n >= least and len(w) > 1]
+
+
 def write_jieba_freq(path: Path) -> None:
     """jieba's default dictionary with its prefixes and total, exactly as jieba loads it, as a
     table on disk (a server's ChineseCutter reads it by key)."""

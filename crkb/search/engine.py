@@ -78,7 +78,6 @@ COORD = 3.0  # how sharply a rule that holds fewer of the query's words falls be
 HEADING = 0.25  # what a rule whose text is only its title keeps, as the answer to a question
 SPECIFIC = 0.6  # a keyword's or a variant's rule, for a question that names neither
 EXPAND = 0.1  # weight of a word taken from a glossary definition of a query's term
-COMMON_ZH = 100  # jieba's count of an everyday word: one typed is meant, not a slip
 RARE = 0.2  # a definition's word used by more than this share of the indexed rules is left out
 MAX_EXPAND = 8  # at most so many such words per query
 SUBJECT = 6  # a rule is about the words among its first so many
@@ -959,8 +958,6 @@ class Searcher:
 
     def _sounds_like(self, typed: str) -> str | None:
         """The rules' word a Chinese word no rule holds sounds like (a slip of pinyin input)."""
-        if self.cutter().tk.FREQ.get(typed, 0) >= COMMON_ZH:
-            return None  # an everyday word (其实, 当地) is meant as typed
         if self._sounds is None:
             self._sounds = sounds.Sounds.read(self.dir / sounds.SOUNDS) or False
         if not self._sounds:

@@ -311,7 +311,7 @@ def build_index(
             english.frequent_words(), Speller(dict(vocab), analysis.stem).correct
         ),
     }
-    sounds.write(tmp / sounds.SOUNDS, sounds_of(zh_words, words))
+    sounds.write(tmp / sounds.SOUNDS, sounds_of(zh_words, words), analysis.everyday_words())
     (tmp / USERDICT).write_text("".join(w + "\n" for w in words), encoding="utf-8")
     analysis.write_jieba_freq(tmp / FREQ_NAME)  # a server reads jieba's dictionary from it
     (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")

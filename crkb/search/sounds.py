@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -46,19 +46,48 @@ def sound_table(counts: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def write(path: Path, counts: dict[str, int]) -> None:
-    """The two tables, as a server reads them: `counts`, the rules' words and how many rules
-    use each."""
-    tables = {"readings": readings_table(), "words": sound_table(counts)}
-    path.write_text(json.dumps(tables, ensure_ascii=False), encoding="utf-8")
+def everyday_alikes(table: dict[str, list[tuple[str, int]]], everyday: Iterable[str]) -> list[str]:
+    """Everyday words (jieba's common ones) that sound like a word of `table` and are not one:
+    typed, they are meant (其实 is "in fact", not a slip for 起事)."""
+    from pypinyin import Style, lazy_pinyin
+
+    targets = {w for ws in table.values() for w, _n in ws}
+    return sorted(
+        w
+        for w in everyday
+        if w not in targets and " ".join(lazy_pinyin(w, style=Style.NORMAL)) in table
+    )
+
+
+def tables(counts: dict[str, int], everyday: Iterable[str]) -> dict[str, Any]:
+    """What `Sounds` reads: the readings, the words by sound, and the everyday words that sound
+    like one of them."""
+    words = sound_table(counts)
+    return {
+        "readings": readings_table(),
+        "words": words,
+        "everyday": everyday_alikes(words, everyday),
+    }
+
+
+def write(path: Path, counts: dict[str, int], everyday: Iterable[str]) -> None:
+    """The tables, as a server reads them: `counts`, the rules' words and how many rules use
+    each; `everyday`, common words of the language."""
+    path.write_text(json.dumps(tables(counts, everyday), ensure_ascii=False), encoding="utf-8")
 
 
 class Sounds:
     """The rules' word a typed word sounds like."""
 
-    def __init__(self, readings: dict[str, str], words: dict[str, list[list[Any]]]) -> None:
+    def __init__(
+        self,
+        readings: dict[str, str],
+        words: dict[str, list[list[Any]]],
+        everyday: Iterable[str] = (),
+    ) -> None:
         self._readings = readings
         self._words = words
+        self._everyday = frozenset(everyday)
         self._of: dict[str, tuple[tuple[str, bool], ...]] = {}
 
     @classmethod
@@ -66,8 +95,8 @@ class Sounds:
         """The tables beside an index; None for an index built without them."""
         if not path.exists():
             return None
-        tables = json.loads(path.read_text(encoding="utf-8"))
-        return cls(tables["readings"], tables["words"])
+        got = json.loads(path.read_text(encoding="utf-8"))
+        return cls(got["readings"], got["words"], got.get("everyday", ()))
 
     def readings(self, ch: str) -> tuple[tuple[str, bool], ...]:
         """The syllables a character can be read as, each with whether it is its usual one
@@ -86,6 +115,8 @@ class Sounds:
         """The rules word, other than `text`, that sounds as `text` is usually read, or else as
         it can be read: of several, the one most rules use (`used`: in how many, by default the
         build's count)."""
+        if text in self._everyday:
+            return None
         per = [self.readings(ch) for ch in text]
         if not all(per):
             return None

@@ -4,6 +4,7 @@
 (function () {
   "use strict";
   var K1 = 1.2, B = 0.75, LIMIT = 20, POOL = 30, SOFT = 0.3;
+  var MAX_SOUNDED = 8, MAX_KEYS = 64, SLIP = 0.01;  /* a slip: a piece no rule holds read by its sound */
   var store = (window.CRKB_SEARCH = window.CRKB_SEARCH || {});
   var ready = {};
   var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
@@ -38,6 +39,8 @@
     ix.outcomeSet = set(ask.outcome);
     ix.quantitySet = set(ask.quantity);
     ix.irregular = ask.irregular || {};
+    ix.soundOf = {};
+    ix.everydaySet = set(ix.sounds && ix.sounds.everyday);
     ix.dieRolled = set(ask.dieRolled);
     /* players' words → the rules' words (crkb.search.players): English phrases, Chinese patterns */
     ix.playersEn = ix.lang === "en" ? ask.players || {} : {};
@@ -305,28 +308,81 @@
     return best ? [ix.forms[best], best] : [w, null];
   }
 
-  /* Chinese: most probable segmentation over the index vocabulary (document frequencies) */
-  function segment(ix, text) {
+  /* Chinese: most probable segmentation over the index vocabulary (document frequencies); a
+     piece no rule holds that sounds like a game term (a slip of pinyin input: 避邪 for 辟邪) is
+     that term, noted in `slips` (typed → term) */
+  function segment(ix, text, slips) {
     var out = [], parts = text.toLowerCase().match(/[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+/g) || [];
-    var logTotal = Math.log(ix.total + 1);
+    var logTotal = Math.log(ix.total + 1), like = {};
     parts.forEach(function (run) {
       if (!CJK.test(run)) { out.push(run); return; }
-      var n = run.length, best = [0], back = [0];
+      var n = run.length, best = [0], back = [0], put = [null];
       for (var i = 1; i <= n; i++) {
         best[i] = -Infinity;
-        for (var j = Math.max(0, i - ix.maxLen); j < i; j++) {
-          var w = run.slice(j, i), f = df(ix, w), lp;
+        for (var j = Math.max(0, i - Math.max(ix.maxLen, MAX_SOUNDED)); j < i; j++) {
+          var w = run.slice(j, i), f = df(ix, w), lp, term = null;
           if (f) lp = Math.log(f + 1) - logTotal;
           else if (i - j === 1) lp = Math.log(0.5) - logTotal;
-          else continue;
-          if (best[j] + lp > best[i]) { best[i] = best[j] + lp; back[i] = j; }
+          else if (i - j <= MAX_SOUNDED && ix.sounds) {
+            if (!(w in like)) like[w] = soundsLike(ix, w);
+            term = like[w];
+            if (!term) continue;
+            lp = Math.log(df(ix, term) + 1) - logTotal + Math.log(SLIP);
+          } else continue;
+          if (best[j] + lp > best[i]) { best[i] = best[j] + lp; back[i] = j; put[i] = term; }
         }
       }
       var words = [];
-      for (var k = n; k > 0; k = back[k]) words.unshift(run.slice(back[k], k));
+      for (var k = n; k > 0; k = back[k]) {
+        var typed = run.slice(back[k], k);
+        if (put[k] && slips) slips[typed] = put[k];
+        words.unshift(put[k] || typed);
+      }
       out.push.apply(out, words);
     });
     return out;
+  }
+
+  /* the syllables a character can be read as, its usual one first ([syllable, usual]) */
+  function readingsOf(ix, c) {
+    var got = ix.soundOf[c];
+    if (got) return got;
+    got = [];
+    for (var syl in ix.sounds.readings) {
+      var chars = ix.sounds.readings[syl], at = chars.indexOf(c);
+      if (at >= 0) got.push([syl, chars.charAt(at + 1) === "*"]);
+    }
+    got.sort(function (a, b) { return b[1] - a[1]; });
+    return (ix.soundOf[c] = got);
+  }
+
+  /* the game's word that `text` sounds like (crkb.search.sounds.Sounds.like): read as usual
+     first, else the most used; an asking word typed is meant, never the slip */
+  function soundsLike(ix, text) {
+    if (ix.everydaySet[text]) return null;  /* 其实 is "in fact", not a slip for 起事 */
+    var per = text.split("").map(function (c) { return readingsOf(ix, c); });
+    if (per.some(function (r) { return !r.length; })) return null;
+    var best = null, keys = [[[], 0]];
+    per.forEach(function (rs) {
+      var next = [];
+      keys.forEach(function (k) {
+        rs.forEach(function (r) { if (next.length < MAX_KEYS) next.push([k[0].concat(r[0]), k[1] + (r[1] ? 0 : 1)]); });
+      });
+      keys = next;
+    });
+    keys.forEach(function (k) {
+      (ix.sounds.words[k[0].join(" ")] || []).forEach(function (wn) {
+        var w = wn[0], score = df(ix, w);
+        if (w === text) return;
+        if (!best || k[1] < best[1] || (k[1] === best[1] && score > best[2])) best = [w, k[1], score];
+      });
+    });
+    if (!best) return null;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charAt(i);
+      if (c !== best[0].charAt(i) && (ix.fillerSet[c] || ix.softSet[c])) return null;
+    }
+    return best[0];
   }
 
   function bigrams(text) {
@@ -453,11 +509,14 @@
       if (stemList.length > 1) phrase = stemList;
     } else {
       key = q.replace(/[\s\p{P}\p{S}_]+/gu, "").toLowerCase();
-      var tokens = segment(ix, q).filter(function (t) {
+      var slips = {};
+      var tokens = segment(ix, q, slips).filter(function (t) {
         var count = ix.quantitySet[t] || (t.length === 2 && t[0] === "几" && ix.quantitySet["几"]);
         if (count) asked.wants = asked.question = true;
         return !count;
       });
+      for (var slip in slips) { q = q.split(slip).join(slips[slip]); fixed = q; }
+      if (fixed) key = q.replace(/[\s\p{P}\p{S}_]+/gu, "").toLowerCase();
       if (tokens.some(function (t) { return ix.fillerSet[t]; })) asked.question = true;
       asked.outcome = tokens.some(function (t) { return ix.outcomeSet[t]; });
       if (asked.question) {
