@@ -10,7 +10,7 @@ rules' word players mean by it (library), counted less.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 ALSO = 0.6  # how much the rules' word for a players' word the rules also use counts against it
 
@@ -164,14 +164,30 @@ _ZH = tuple((re.compile(p, re.I), r) for p, r in ZH_REWRITE)  # MDFC or mdfc
 def rules_words_en(words: Sequence[str]) -> list[str]:
     """Lowercase query words with players' words and phrases put in the rules' words; a word
     the query holds already is not added twice ("bounced to my hand": "returned to my hand")."""
+
+    def put(i: int, n: int) -> list[str] | None:
+        got = EN_REWRITE.get(tuple(words[i : i + n]))
+        if got is None:
+            return None
+        held = set(words[:i]) | set(words[i + n :])
+        return [w for w in got if w == got[0] or w not in held]
+
+    return rewritten(words, range(_LONGEST, 0, -1), put)
+
+
+def rewritten(
+    words: Sequence[str], sizes: Iterable[int], put: Callable[[int, int], list[str] | None]
+) -> list[str]:
+    """Words with runs of them rewritten left to right, the longest first: `put(i, n)` is
+    what words[i : i + n] become, or None to leave them (then the next size is tried)."""
+    sizes = tuple(sizes)
     out: list[str] = []
     i = 0
     while i < len(words):
-        for n in range(min(_LONGEST, len(words) - i), 0, -1):
-            got = EN_REWRITE.get(tuple(words[i : i + n]))
+        for n in sizes:
+            got = put(i, n) if i + n <= len(words) else None
             if got is not None:
-                held = set(words[:i]) | set(words[i + n :])
-                out.extend(w for w in got if w == got[0] or w not in held)
+                out.extend(got)
                 i += n
                 break
         else:

@@ -521,29 +521,23 @@ def _sounded(
     """Words with a slip in their last or first character, which jieba cut off as a character
     of its own (防御李: 防御 / 李), joined and put right when together they sound like a rules'
     word: a known word beside one or two single characters."""
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        for n in (3, 2):
-            group = words[i : i + n]
-            text = "".join(group)
-            if (
-                len(group) == n
-                and any(len(w) == 1 for w in group)
-                and len(text) <= MAX_SOUNDED
-                and all(_open(w) for w in group)
-                and not known(text)
-            ):
-                word = sounds_like(text)
-                if word is not None:
-                    fixed[text] = word
-                    out.append(word)
-                    i += n
-                    break
-        else:
-            out.append(words[i])
-            i += 1
-    return out
+
+    def put(i: int, n: int) -> list[str] | None:
+        group = words[i : i + n]
+        text = "".join(group)
+        if (
+            any(len(w) == 1 for w in group)
+            and len(text) <= MAX_SOUNDED
+            and all(_open(w) for w in group)
+            and not known(text)
+        ):
+            word = sounds_like(text)
+            if word is not None:
+                fixed[text] = word
+                return [word]
+        return None
+
+    return players.rewritten(words, (3, 2), put)
 
 
 def _open(word: str) -> bool:
