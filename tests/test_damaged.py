@@ -211,6 +211,22 @@ def test_damaged_or_foreign_store_is_named_with_a_rebuild_hint(case, seeds_build
             web_503(client, url, message)
 
 
+def test_damaged_sounds_are_named_when_a_chinese_slip_first_reads_them(
+    seeds_build, tmp_path, runner
+):
+    """The Chinese words' sounds are read at the first slip of a Chinese query, not at open."""
+    data, build = damaged_copy(seeds_build, tmp_path)
+    index = build / "index"
+    (index / "sounds.json").write_text('{"readings": {"peng": "朋"}}', encoding="utf-8")
+    code, out, err = runner(*COMMANDS["search"], data=data)  # an English query: not read
+    assert code == 0 and out and not err
+    code, _out, err = runner("search", "朋洛客", "--lang", "zh", data=data)
+    assert code == 2
+    message = one_line("search", err, index, "damaged search index")
+    client = create_app({"DATA": str(data), "TESTING": True}).test_client()
+    web_503(client, "/api/search?q=朋洛客&lang=zh", message)
+
+
 @pytest.mark.parametrize("case", list(INDEX_CASES), ids=list(INDEX_CASES))
 def test_damaged_or_foreign_index_is_named_with_a_rebuild_hint(case, seeds_build, tmp_path, runner):
     damage, reason = INDEX_CASES[case]

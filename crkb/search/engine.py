@@ -959,7 +959,12 @@ class Searcher:
     def _sounds_like(self, typed: str) -> str | None:
         """The rules' word a Chinese word no rule holds sounds like (a slip of pinyin input)."""
         if self._sounds is None:
-            self._sounds = sounds.Sounds.read(self.dir / sounds.SOUNDS) or False
+            try:
+                self._sounds = sounds.Sounds.read(self.dir / sounds.SOUNDS) or False
+            except ValueError as e:
+                raise StoreError(
+                    f"{self.dir}: damaged search index ({_reason(e)}); {_REBUILD}"
+                ) from None
         if not self._sounds:
             return None
         word = self._sounds.like(typed, lambda w: self.scorer.frequency("zw", w))

@@ -92,11 +92,16 @@ class Sounds:
 
     @classmethod
     def read(cls, path: Path) -> Sounds | None:
-        """The tables beside an index; None for an index built without them."""
+        """The tables beside an index; None for an index built without them, ValueError for
+        a file that is not one (UnicodeDecodeError, a ValueError, for one that is not text)."""
         if not path.exists():
             return None
-        got = json.loads(path.read_text(encoding="utf-8"))
-        return cls(got["readings"], got["words"], got.get("everyday", ()))
+        try:
+            got = json.loads(path.read_text(encoding="utf-8"))
+            sounds = cls(dict(got["readings"]), dict(got["words"]), list(got["everyday"]))
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"{path.name} is not a table of sounds ({e!r})") from None
+        return sounds
 
     def readings(self, ch: str) -> tuple[tuple[str, bool], ...]:
         """The syllables a character can be read as, each with whether it is its usual one
