@@ -2,11 +2,12 @@
 pinyin input each, made at random with a fixed seed, to measure how search copes with them.
 
 Usage: make_typos.py [--seed N] [--index DIR]
-A slip puts a character of the same sound (pypinyin, toneless) in place of one character of a
-game term in the question (the terms the index's Chinese dictionary holds), as picking the wrong
-candidate from an input method's list does. The candidates are everyday characters (jieba knows
-them as words on their own), as an input method lists them first. The answers are the clean
-question's; `eval_search.py --queries` on this file measures it, and on the clean file beside it.
+A slip puts another character for a syllable typed (pypinyin, toneless) in place of one
+character of a game term in the question (the terms the index's Chinese dictionary holds), as
+picking the wrong candidate from an input method's list does: an everyday character (jieba knows
+it as a word of its own) whose usual reading is that syllable, as an input method lists first.
+The answers are the clean question's; `eval_search.py --queries` on this file measures it, and
+on the clean file beside it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from pypinyin import Style, lazy_pinyin  # noqa: E402
 
 from crkb.search import sounds  # noqa: E402
 from crkb.search.engine import Searcher  # noqa: E402
@@ -34,13 +37,13 @@ def main() -> int:
     args = ap.parse_args()
     searcher = Searcher(args.index)
     cutter = searcher.cutter()
-    readings = sounds.readings_table()
-    same: dict[str, list[str]] = {}
-    for chars in readings.values():
-        for c in chars:
-            same.setdefault(c, []).extend(
-                x for x in chars if x != c and (cutter.tk.FREQ.get(x) or 0) >= EVERYDAY
-            )
+    usual: dict[str, list[str]] = {}  # syllable → everyday characters usually read so
+    for syllable, chars in sounds.readings_table().items():
+        usual[syllable] = [
+            c
+            for c, mark in zip(chars, chars[1:] + " ", strict=True)
+            if c != "*" and mark == "*" and (cutter.tk.FREQ.get(c) or 0) >= EVERYDAY
+        ]
     terms = sorted((w for w in cutter.game if len(w) > 1), key=lambda w: (-len(w), w))
     rng = random.Random(args.seed)
     lines = [
@@ -59,11 +62,13 @@ def main() -> int:
         if not held:
             continue
         term = rng.choice(held)
-        spots = [i for i, c in enumerate(term) if same.get(c)]
+        said = lazy_pinyin(term, style=Style.NORMAL)  # the syllables typed for the term
+        other = [[c for c in usual.get(s, []) if c != term[i]] for i, s in enumerate(said)]
+        spots = [i for i, cs in enumerate(other) if cs]
         if not spots:
             continue
         i = rng.choice(spots)
-        slip = term[:i] + rng.choice(sorted(set(same[term[i]]))) + term[i + 1 :]
+        slip = term[:i] + rng.choice(other[i]) + term[i + 1 :]
         typo = query.replace(term, slip, 1)
         lines.append(f"t{qid}\tzh\t{typo}\t{answers}\tslip — {term} typed {slip}")
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")

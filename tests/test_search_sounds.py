@@ -24,6 +24,14 @@ def test_a_word_typed_with_a_character_of_the_same_sound_is_the_rules_word() -> 
     )
 
 
+def test_a_wrong_character_matches_by_its_usual_reading_a_right_one_by_any() -> None:
+    # 辟 is read pì only in a few words: typed for 劈 it is no slip of an input method;
+    # kept in a word read pì, it is that word's own character
+    sounds = Sounds(READINGS, {"pi xie": [["劈斜", 30]]})
+    assert sounds.like("辟斜") is None
+    assert Sounds(READINGS, {"pi xie": [["辟斜", 3]]}).like("辟邪") == "辟斜"
+
+
 def test_a_word_with_no_sound_alike_or_not_chinese_is_left_alone() -> None:
     sounds = Sounds(READINGS, {"bi xie": [["辟邪", 14]]})
     assert sounds.like("辟邪") is None  # the word itself

@@ -299,6 +299,10 @@ ZH_FILLER = frozenset(
         "么样",
         "该",
         "意思",  # X是什么意思: what X means
+        "干嘛",  # what for
+        "干什么",
+        "干啥",
+        "啥",
         "是",  # the copula of asking (X是什么); the rules also say X为, X指
     ]
 )
@@ -321,6 +325,7 @@ ZH_SOFT = frozenset(
         "每",
         "同一",
         "于",
+        "中",  # in (坟墓场中; 里 is read as 中)
     ]
 )
 ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}

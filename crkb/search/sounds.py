@@ -46,27 +46,36 @@ def sound_table(counts: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def everyday_alikes(table: dict[str, list[tuple[str, int]]], everyday: Iterable[str]) -> list[str]:
-    """Everyday words (jieba's common ones) that sound like a word of `table` and are not one:
-    typed, they are meant (其实 is "in fact", not a slip for 起事)."""
-    from pypinyin import Style, lazy_pinyin
-
+def everyday_alikes(
+    table: dict[str, list[tuple[str, int]]], everyday: Iterable[str], readings: dict[str, str]
+) -> list[str]:
+    """Everyday words (jieba's common ones) that can be read like a word of `table` and are not
+    one: typed, they are meant (其实 is "in fact", not a slip for 起事; 干嘛, "what for", not one
+    for 暗码, though 干 is also read àn)."""
+    of: dict[str, list[str]] = {}
+    for syllable, chars in readings.items():
+        for c in chars.replace("*", ""):
+            of.setdefault(c, []).append(syllable)
     targets = {w for ws in table.values() for w, _n in ws}
-    return sorted(
-        w
-        for w in everyday
-        if w not in targets and " ".join(lazy_pinyin(w, style=Style.NORMAL)) in table
-    )
+    out = []
+    for w in everyday:
+        per = [of.get(c, []) for c in w]
+        if w in targets or not all(per):
+            continue
+        keys = itertools.islice(itertools.product(*per), MAX_KEYS)
+        if any(" ".join(k) in table for k in keys):
+            out.append(w)
+    return sorted(out)
 
 
 def tables(counts: dict[str, int], everyday: Iterable[str]) -> dict[str, Any]:
     """What `Sounds` reads: the readings, the words by sound, and the everyday words that sound
     like one of them."""
-    words = sound_table(counts)
+    words, readings = sound_table(counts), readings_table()
     return {
-        "readings": readings_table(),
+        "readings": readings,
         "words": words,
-        "everyday": everyday_alikes(words, everyday),
+        "everyday": everyday_alikes(words, everyday, readings),
     }
 
 
@@ -119,7 +128,9 @@ class Sounds:
     def like(self, text: str, used: Callable[[str], int] | None = None) -> str | None:
         """The rules word, other than `text`, that sounds as `text` is usually read, or else as
         it can be read: of several, the one most rules use (`used`: in how many, by default the
-        build's count)."""
+        build's count). A wrong character is one an input method lists for the syllable typed,
+        so it matches by its usual reading (守和 is no slip for 守护, 和 being hú only at
+        mahjong); a right one may take the reading the word gives it (重生: chóng)."""
         if text in self._everyday:
             return None
         per = [self.readings(ch) for ch in text]
@@ -129,7 +140,11 @@ class Sounds:
         for key in itertools.islice(itertools.product(*per), MAX_KEYS):
             unusual = sum(1 for _s, usual in key if not usual)
             for w, n in self._words.get(" ".join(s for s, _u in key), ()):
+                if w == text or any(
+                    not usual and c != m for (_s, usual), c, m in zip(key, text, w, strict=True)
+                ):
+                    continue
                 score = n if used is None else used(w)
-                if w != text and (best is None or (-unusual, score) > best[:2]):
+                if best is None or (-unusual, score) > best[:2]:
                     best = (-unusual, score, w)
         return best[2] if best else None

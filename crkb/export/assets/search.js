@@ -362,18 +362,21 @@
     if (ix.everydaySet[text]) return null;  /* 其实 is "in fact", not a slip for 起事 */
     var per = text.split("").map(function (c) { return readingsOf(ix, c); });
     if (per.some(function (r) { return !r.length; })) return null;
-    var best = null, keys = [[[], 0]];
+    var best = null, keys = [[[], 0, []]];
     per.forEach(function (rs) {
       var next = [];
       keys.forEach(function (k) {
-        rs.forEach(function (r) { if (next.length < MAX_KEYS) next.push([k[0].concat(r[0]), k[1] + (r[1] ? 0 : 1)]); });
+        rs.forEach(function (r) {
+          if (next.length < MAX_KEYS) next.push([k[0].concat(r[0]), k[1] + (r[1] ? 0 : 1), k[2].concat(r[1])]);
+        });
       });
       keys = next;
     });
     keys.forEach(function (k) {
       (ix.sounds.words[k[0].join(" ")] || []).forEach(function (wn) {
         var w = wn[0], score = df(ix, w);
-        if (w === text) return;
+        /* a wrong character matches by its usual reading (one an input method lists) */
+        if (w === text || k[2].some(function (usual, i) { return !usual && text.charAt(i) !== w.charAt(i); })) return;
         if (!best || k[1] < best[1] || (k[1] === best[1] && score > best[2])) best = [w, k[1], score];
       });
     });
