@@ -163,7 +163,7 @@ def test_chinese_numerals_meet_digits_both_ways(s: Searcher) -> None:
 
 
 def test_a_chinese_word_no_rule_holds_is_cut_into_words_the_rules_hold() -> None:
-    known = {"先手", "地", "当", "下", "出来", "背面", "防御"}.__contains__
+    known = {"先手", "地", "当", "下", "出来", "背面", "防御", "最后"}.__contains__
 
     def cut(tokens: list[str]) -> list[str]:
         words, fixed = known_words(tokens, known)
@@ -177,6 +177,7 @@ def test_a_chinese_word_no_rule_holds_is_cut_into_words_the_rules_hold() -> None
     # part is kept as it is
     assert cut(["几块", "地", "什么", "十张", "背面"]) == ["几块", "地", "什么", "十张", "背面"]
     assert cut(["奖杯"]) == ["奖", "杯"] and cut(["刚"]) == ["刚"]
+    assert cut(["最后", "一章"]) == ["最后", "一章"]  # a count the rules write otherwise
 
 
 def test_a_chinese_word_that_sounds_like_a_rules_word_is_put_right() -> None:

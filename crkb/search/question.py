@@ -566,6 +566,7 @@ def _fixed(token: str, known: Callable[[str], bool]) -> bool:
         or (token.startswith("几") and len(token) == 2)  # 几张, 几块: how many
         or token in ZH_ASK_CAN
         or numerals.zh_count(token) is not None
+        or (len(token) >= 2 and token[0] in numerals.ZH_NUMERAL)  # 一章: a count, not a slip
         or (len(token) >= 2 and (token in ZH_SOFT or known(token)))
     )
 
