@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from crkb.search import numerals, players
-from crkb.search.analysis import STOP_WORDS, stem
+from crkb.search.analysis import STOP_WORDS, all_cjk, has_cjk, stem
 
 SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
 MAX_SOUNDED = 8  # the longest typed Chinese word read by its sound
@@ -548,7 +548,7 @@ def _sounded(
 def _open(word: str) -> bool:
     """A word a slip may lie in: Chinese, and no asking word or count."""
     return (
-        all("\u4e00" <= c <= "\u9fff" for c in word)
+        all_cjk(word)
         and word not in ZH_FILLER
         and word not in ZH_QUANTITY
         and word not in ZH_ASK_CAN
@@ -560,7 +560,7 @@ def _fixed(token: str, known: Callable[[str], bool]) -> bool:
     """A token kept whole and never joined: not Chinese, an asking word, a count, or a word of
     two or more characters that some rule holds."""
     return (
-        not any("\u4e00" <= c <= "\u9fff" for c in token)
+        not has_cjk(token)
         or token in ZH_FILLER
         or token in ZH_QUANTITY
         or (token.startswith("几") and len(token) == 2)  # 几张, 几块: how many

@@ -101,8 +101,8 @@ class Sounds:
 
     @classmethod
     def read(cls, path: Path) -> Sounds | None:
-        """The tables beside an index; None for an index built without them, ValueError for
-        a file that is not one (UnicodeDecodeError, a ValueError, for one that is not text)."""
+        """The tables beside an index: None for an index built without them, ValueError
+        (UnicodeDecodeError among them) for a file that is not one."""
         if not path.exists():
             return None
         try:
