@@ -259,14 +259,16 @@ class ChineseCutter:
         return out
 
 
-def everyday_words(least: int = 100) -> list[str]:
+@functools.cache
+def everyday_words(least: int = 100) -> tuple[str, ...]:
     """Words of two or more characters jieba's dictionary counts at least `least` times: the
-    language's common words, as opposed to a slip of typing."""
+    language's common words, as opposed to a slip of typing. Read once a process (a build, an
+    export and every test index ask for it)."""
     import jieba
 
     tk = jieba.Tokenizer()
     freq, _total = tk.gen_pfdict(tk.get_dict_file())
-    return [w for w, n in freq.items() if n >= least and len(w) > 1]
+    return tuple(w for w, n in freq.items() if n >= least and len(w) > 1)
 
 
 def write_jieba_freq(path: Path) -> None:

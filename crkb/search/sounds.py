@@ -9,6 +9,7 @@ costs about 50 MB.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections.abc import Callable, Iterable
@@ -20,10 +21,11 @@ MAX_KEYS = 64  # readings tried for one typed word (each character may have seve
 _CJK = (0x4E00, 0xA000)
 
 
+@functools.cache
 def readings_table() -> dict[str, str]:
-    """Each toneless pinyin syllable → the characters that can be read so (build time); a
-    character's first reading (奇: qí before jī) is marked by a "*" after it, so a slip is read
-    by the sound it usually has."""
+    """Each toneless pinyin syllable → the characters that can be read so (build time, made
+    once a process; not to be changed); a character's first reading (奇: qí before jī) is
+    marked by a "*" after it, so a slip is read by the sound it usually has."""
     from pypinyin import Style, pinyin
 
     table: dict[str, list[str]] = {}
@@ -41,31 +43,39 @@ def sound_table(counts: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
     from pypinyin import Style, lazy_pinyin
 
     out: dict[str, list[tuple[str, int]]] = {}
-    for w, n in counts.items():
+    for w, n in sorted(counts.items()):  # in a fixed order: a build writes the same bytes
         out.setdefault(" ".join(lazy_pinyin(w, style=Style.NORMAL)), []).append((w, n))
-    return out
+    return dict(sorted(out.items()))
 
 
-def everyday_alikes(
-    table: dict[str, list[tuple[str, int]]], everyday: Iterable[str], readings: dict[str, str]
-) -> list[str]:
+def everyday_alikes(table: dict[str, list[tuple[str, int]]], everyday: Iterable[str]) -> list[str]:
     """Everyday words (jieba's common ones) that can be read like a word of `table` and are not
     one: typed, they are meant (其实 is "in fact", not a slip for 起事; 干嘛, "what for", not one
     for 暗码, though 干 is also read àn)."""
+    targets = {w for ws in table.values() for w, _n in ws}
+    return sorted(
+        w for w in everyday if w not in targets and any(k in table for k in _ways_read(w))
+    )
+
+
+@functools.cache
+def _syllables() -> dict[str, tuple[str, ...]]:
+    """Character → the syllables it can be read as (`readings_table` inverted)."""
     of: dict[str, list[str]] = {}
-    for syllable, chars in readings.items():
+    for syllable, chars in readings_table().items():
         for c in chars.replace("*", ""):
             of.setdefault(c, []).append(syllable)
-    targets = {w for ws in table.values() for w, _n in ws}
-    out = []
-    for w in everyday:
-        per = [of.get(c, []) for c in w]
-        if w in targets or not all(per):
-            continue
-        keys = itertools.islice(itertools.product(*per), MAX_KEYS)
-        if any(" ".join(k) in table for k in keys):
-            out.append(w)
-    return sorted(out)
+    return {c: tuple(ss) for c, ss in of.items()}
+
+
+@functools.cache
+def _ways_read(word: str) -> tuple[str, ...]:
+    """The ways a word can be read (at most MAX_KEYS), syllables spaced; made once a process
+    for each everyday word, which every build reads again."""
+    per = [_syllables().get(c, ()) for c in word]
+    if not all(per):
+        return ()
+    return tuple(" ".join(k) for k in itertools.islice(itertools.product(*per), MAX_KEYS))
 
 
 def tables(counts: dict[str, int], everyday: Iterable[str]) -> dict[str, Any]:
@@ -75,7 +85,7 @@ def tables(counts: dict[str, int], everyday: Iterable[str]) -> dict[str, Any]:
     return {
         "readings": readings,
         "words": words,
-        "everyday": everyday_alikes(words, everyday, readings),
+        "everyday": everyday_alikes(words, everyday),
     }
 
 
