@@ -32,6 +32,7 @@ EN = [
     ("301.8", "rule", "A widget in the river sinks to the bottom of the mill pond.", None),
     ("301.9", "rule", "The river flows past a mill; widgets and barrels float in it.", None),
     ("301.10", "rule", "A widget sinks to the bottom of the mill pond in the river.", None),
+    ("301.11", "rule", "The word “you” on a widget refers to its owner.", None),
     ("302", "rule", "Sprockets", "Sprockets"),
     ("302.1", "rule", "A sprocket turns a widget's gears.", None),
     ("303", "rule", "Rivers", "Rivers"),
@@ -144,6 +145,22 @@ def test_statements_and_definitions_are_recognised() -> None:
 def test_question_words_do_not_rank_a_rule_that_repeats_them(s: Searcher) -> None:
     hits = numbers(s.search("what happens when a player polishes a sprocket", lang="en"))
     assert hits[0] == "301.7" and "301.2" not in hits[:3]
+
+
+def test_a_quoted_word_of_asking_is_asked_about() -> None:
+    """'who is "you" on it' asks about the word "you": quoted, it is no word of asking."""
+    from crkb.search.question import quoted_en
+
+    assert quoted_en('who is "you" on it, and ‘target’?') == {"you", "target"}
+    assert quoted_en("my opponent's creature's ability") == set()
+    plain = understand_en(["who", "is", "you", "on", "it"])
+    quoted = understand_en(["who", "is", "you", "on", "it"], quoted=frozenset({"you"}))
+    assert [t.text for t in plain.terms] == [] and [t.text for t in quoted.terms] == ["you"]
+
+
+def test_a_quoted_word_finds_the_rule_that_quotes_it(s: Searcher) -> None:
+    assert numbers(s.search('who is "you" on a widget I own', lang="en"))[0] == "301.11"
+    assert numbers(s.search("who is you on a widget I own", lang="en"))[0] != "301.11"
 
 
 def test_question_words_are_not_highlighted(s: Searcher) -> None:

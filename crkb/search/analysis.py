@@ -31,6 +31,9 @@ WORD_PATTERN = (
     r"|\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+"
 )
 WORD = re.compile(WORD_PATTERN)
+# A single word in quotes, standing apart: “you”, "dies", 'target' (the rules quote words they
+# define or explain; a player quotes a word to ask about it).
+_QUOTED = re.compile(r"""(?:^|(?<=[\s(]))["“'‘]([A-Za-z]+)["”'’](?=$|[\s,.?!:;)])""")
 # Short function words that only add noise to rule search (a smaller list than Whoosh's:
 # "not", "can", "may", "all", "each" change a rule's meaning and stay searchable).
 STOP_WORDS = frozenset(
@@ -94,6 +97,11 @@ def stem(word: str) -> str:
 def english_words(text: str) -> list[str]:
     """Lowercase words of a text, in order, stop words kept."""
     return [w.lower() for w in WORD.findall(text)]
+
+
+def quoted_words(text: str) -> list[str]:
+    """The single words a text holds in quotes, lowercase, in order."""
+    return [w.lower() for w in _QUOTED.findall(text)]
 
 
 def english_terms(text: str) -> list[str]:

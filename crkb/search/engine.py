@@ -45,6 +45,7 @@ from crkb.search.question import (
     asks_can_zh,
     known_words,
     negation_pairs,
+    quoted_en,
     understand_en,
     understand_zh,
 )
@@ -70,6 +71,9 @@ Fields = dict[str, tuple[float, float]]  # field → (BM25 boost, share of a mat
 EN_FIELDS: Fields = {"body": (1.0, 1.0), "etitle": (1.5, 1.0), "ex": (0.3, 0.5), "ctx": (0.5, 0.8)}
 ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zctx": (0.5, 0.8)}
 ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
+# The words a rule quotes (“you”, “target”), met by the words a query quotes: such a rule
+# explains the very word asked about, and shares little else with the question's words.
+QUOTED: Fields = {"quoted": (2.0, 0.0)}
 SECTION = 3.0  # a rule in a section a question's term names
 TOPIC = 1.0  # what a rule under a title the query names gains, times the share the title covers
 SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
@@ -130,6 +134,7 @@ class QueryPlan:
     defines_en: tuple[str, ...] = ()  # a Chinese question's term in English stems (its parallel)
     asks_can: bool = False  # "can …", "能否…": a rule saying what can or can't be done answers
     topics: dict[str, float] = field(default_factory=dict)  # titled rules named → query share
+    quoted: tuple[Term, ...] = ()  # single words the query quotes ('who is "you"'), by stem
 
 
 @dataclass
@@ -474,6 +479,8 @@ class Searcher:
         scored = scorer.score(sid, scope, plan.terms, plan.fields)
         if plan.extra:
             scored = scorer.merge(scored, scorer.score(sid, scope, plan.extra, plan.extra_fields))
+        if plan.quoted:
+            scored = scorer.merge(scored, scorer.score(sid, scope, plan.quoted, QUOTED))
         if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
             scored = scorer.merge(scored, scorer.score(sid, scope, plan.expand, plan.fields))
         docs, scores, matched = scored.docs, scored.scores, scored.matched
@@ -826,7 +833,8 @@ class Searcher:
         fixed = [w if asking_en(w) else self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
-        asked = understand_en(fixed, lambda s: self._negations.get(s, ()), self._class_en)
+        quoted = quoted_en(q)
+        asked = understand_en(fixed, lambda s: self._negations.get(s, ()), self._class_en, quoted)
         named = asked.content if asked.question else fixed
         key = analysis.term_key("en", " ".join(named))
         sections: list[str] = []
@@ -855,6 +863,7 @@ class Searcher:
             question=asked.question,
             asks_can=bool(fixed) and fixed[0].lower() in ASK_CAN_EN,
             topics=topics.named_en(asked.content, lambda k: self._titled("en", k, o)),
+            quoted=tuple(Term(s, ((s, 1.0),)) for s in sorted({analysis.stem(w) for w in quoted})),
         )
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
         return Plan(pinned, plan, Needles("en", stems=marks))

@@ -31,7 +31,7 @@ USERDICT = "userdict.txt"
 # 6: a rule number is one word; 7: definitions without the rule numbers they point at;
 # 8: the everyday English words the spelling corrector leaves as they are; 9: a power and
 # toughness ("+1/+1") is one word; 10: the Chinese words' sounds (sounds.json)
-FORMAT = 10
+FORMAT = 11
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -70,6 +70,7 @@ def schema() -> Any:
         etitle=fields.TEXT(analyzer=en, phrase=False),
         ex=fields.TEXT(analyzer=en, phrase=False),
         ctx=fields.TEXT(analyzer=en, phrase=False),
+        quoted=fields.TEXT(analyzer=en, phrase=False),
         zw=fields.TEXT(analyzer=pre, phrase=False),
         zt=fields.TEXT(analyzer=pre, phrase=False),
         zex=fields.TEXT(analyzer=pre, phrase=False),
@@ -272,6 +273,8 @@ def build_index(
                 fields["ex"] = "\n".join(examples)
             if ctx:
                 fields["ctx"] = ctx
+            if quoted := analysis.quoted_words(text):
+                fields["quoted"] = " ".join(quoted)
         elif cutter is not None:
             fields["zw"] = analysis.encode_groups(cutter.groups(text))
             zh_words.update(set(cutter.cut(text)))

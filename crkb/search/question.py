@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from crkb.search import numerals, players
-from crkb.search.analysis import STOP_WORDS, all_cjk, has_cjk, stem
+from crkb.search.analysis import STOP_WORDS, all_cjk, has_cjk, quoted_words, stem
 
 SOFT = 0.3  # weight of a word that shades a question's meaning but does not carry it
 MAX_SOUNDED = 8  # the longest typed Chinese word read by its sound
@@ -395,10 +395,17 @@ def negation_pairs(vocab: Iterable[str]) -> dict[str, tuple[str, ...]]:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
+def quoted_en(query: str) -> frozenset[str]:
+    """Single words a query quotes: 'who is "you" on it' asks about the word itself, so a
+    word of asking in quotes is content."""
+    return frozenset(quoted_words(query))
+
+
 def understand_en(
     words: list[str],
     negations: Callable[[str], tuple[str, ...]] = lambda s: (),
     classes: Callable[[str], tuple[str, ...]] = lambda w: (),
+    quoted: frozenset[str] = frozenset(),
 ) -> Understood:
     """Weighted terms of an English query (lowercase words, spelling already corrected)."""
     wants = any(tuple(words[i : i + 2]) in EN_QUANTITY for i in range(len(words) - 1))
@@ -406,7 +413,9 @@ def understand_en(
     terms: dict[str, Term] = {}
     content: list[str] = []
     for i, w in enumerate(words):
-        if w in STOP_WORDS or w in EN_FILLER or (wants and w in ("many", "much")):
+        if w in STOP_WORDS or (w in EN_FILLER and w not in quoted):
+            continue
+        if wants and w in ("many", "much"):
             continue
         base = EN_IRREGULAR.get(w, w)
         if w == "die" and DIE_ROLLED.isdisjoint(words[max(i - 1, 0) : i] + words[i + 1 : i + 2]):
@@ -424,7 +433,7 @@ def understand_en(
         if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
             for neg in negations(s):
                 forms.setdefault(neg, NEGATED)
-        weight = SOFT if w in EN_SOFT else 1.0
+        weight = SOFT if w in EN_SOFT and w not in quoted else 1.0
         if weight == 1.0:
             content.append(w)
         if s not in terms:
