@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.players import rules_words_en, rules_words_zh
-from tests.documents import document, numbers
+from tests.documents import document, english_searcher, numbers
 
 EN = [
     ("100", "section", "Widgets", "Widgets"),
@@ -88,3 +90,47 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     hits = numbers(s.search("deck", lang="en"))
     assert hits[0] == "100.4" and "100.3" in hits
     assert numbers(s.search("draw from an empty deck", lang="en"))[0] == "100.3"
+
+
+def test_a_game_of_more_than_two_players_is_a_multiplayer_game() -> None:
+    assert rules_words_en(["a", "4", "player", "game"]) == [
+        "a",
+        "4",
+        "player",
+        "multiplayer",
+        "game",
+    ]
+    assert rules_words_en(["five", "players"]) == ["five", "players", "multiplayer"]
+    assert rules_words_en(["a", "2", "player", "game"]) == ["a", "2", "player", "game"]
+    assert rules_words_en(["ffa"]) == ["free", "for", "all"]
+
+
+def test_a_multiplayer_question_meets_the_multiplayer_chapter_s_general_rules(
+    tmp_path: Path,
+) -> None:
+    """The rules of a chapter's "General" section are under a title no question names: a
+    question naming the chapter (a four player game: Multiplayer Rules) reaches them."""
+    rows = [
+        ("1", "chapter", "Game Concepts", "Game Concepts"),
+        ("104", "section", "Ending the Game", "Ending the Game"),
+        (
+            "104.3",
+            "rule",
+            "A player who concedes leaves the game; the creatures they own leave it too.",
+            None,
+        ),
+        ("8", "chapter", "Multiplayer Rules", "Multiplayer Rules"),
+        ("800", "section", "General", "General"),
+        (
+            "800.4",
+            "rule",
+            "When a player concedes, the creatures that player owns leave the game, and "
+            "control of the creatures that player controls ends.",
+            None,
+        ),
+    ]
+    s = english_searcher(tmp_path / "index", rows)
+    asked = "in a 4 player game someone concedes, what happens to the creatures they own"
+    assert numbers(s.search(asked, lang="en"))[0] == "800.4"
+    two = "in a 2 player game someone concedes, what happens to the creatures they own"
+    assert numbers(s.search(two, lang="en"))[0] == "104.3"

@@ -641,7 +641,7 @@ class Searcher:
         f: dict[str, float] = {}
         if number.startswith(("701.", "702.")) or number[:1] in "89":
             p = self._parent(lang, number, o)
-            if p is not None and not self._names(plan, lang, p["title"], asked):
+            if p is not None and not self._names_above(plan, lang, number, o, p["title"], asked):
                 if plan.question:
                     f["specific"] = SPECIFIC
                 if number[:1] in "89":
@@ -696,6 +696,20 @@ class Searcher:
         if stems is None:
             stems = _keep(self._title_stems, title, _title_stems(title), PARENTS)
         return not asked.isdisjoint(stems)
+
+    def _names_above(
+        self, plan: QueryPlan, lang: str, number: str, o: int, title: str, asked: frozenset[str]
+    ) -> bool:
+        """True when the query names the titled rule above a rule, or (in English) its chapter:
+        "a four player game" names Multiplayer Rules, whose first section is only "General".
+        (A Chinese chapter title holds words most questions hold: 游戏, 规则.)"""
+        if self._names(plan, lang, title, asked):
+            return True
+        if lang != "en":
+            return False
+        rid = self._rid(lang, number[:1], o)
+        chapter = self._text(self._docnum[rid])[1] if rid is not None else None
+        return bool(chapter) and self._names(plan, lang, chapter or "", asked)
 
     def _parallel_en(self, number: str, o: int) -> tuple[tuple[str, ...], str] | None:
         """The stems and the English text of a Chinese rule, in the same release, if any."""

@@ -92,6 +92,7 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("stolen",): ("gained", "control"),
     ("lifegain",): ("gain", "life"),
     ("counterspell",): ("counter", "spell"),
+    ("ffa",): ("free", "for", "all"),
     ("scoop",): ("concede",),
     ("scooped",): ("conceded",),
     ("topdeck",): ("top", "of", "library"),
@@ -166,6 +167,8 @@ def rules_words_en(words: Sequence[str]) -> list[str]:
     the query holds already is not added twice ("bounced to my hand": "returned to my hand")."""
 
     def put(i: int, n: int) -> list[str] | None:
+        if n == 2 and _many_players(words[i : i + 2]) and "multiplayer" not in words:
+            return [*words[i : i + 2], "multiplayer"]  # "a four player game": multiplayer
         got = EN_REWRITE.get(tuple(words[i : i + n]))
         if got is None:
             return None
@@ -173,6 +176,16 @@ def rules_words_en(words: Sequence[str]) -> list[str]:
         return [w for w in got if w == got[0] or w not in held]
 
     return rewritten(words, range(_LONGEST, 0, -1), put)
+
+
+def _many_players(pair: Sequence[str]) -> bool:
+    """True for "4 player", "four players", "5 person": a game of more than two players."""
+    count, who = pair
+    value = int(count) if count.isdigit() else _COUNTS.get(count, 0)
+    return value >= 3 and who in ("player", "players", "person", "people")
+
+
+_COUNTS = {"three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 
 
 def rewritten(
