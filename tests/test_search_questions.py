@@ -123,6 +123,14 @@ def test_irregular_forms_meet_their_base_word() -> None:
     assert understand_en(["drew"]).terms[0].text == understand_en(["draw"]).terms[0].text
 
 
+def test_a_word_meets_its_family_the_stemmer_leaves_apart() -> None:
+    """"destroyed" meets "Destruction of the source", counted a little less; and back."""
+    forms = dict(understand_en(["destroyed"]).terms[0].forms)
+    assert forms[stem("destruction")] < forms[stem("destroy")] == 1.0
+    assert stem("destroy") in dict(understand_en(["destruction"]).terms[0].forms)
+    assert len(understand_en(["widget"]).terms[0].forms) == 1
+
+
 def test_proximity_prefers_words_side_by_side() -> None:
     together = ranking.proximity([[(3, 4)], [(4, 5)]], 2)
     apart = ranking.proximity([[(0, 1)], [(20, 21)]], 2)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from crkb.search import numerals, players
 from crkb.search.analysis import STOP_WORDS, all_cjk, has_cjk, quoted_words, stem
@@ -239,6 +240,32 @@ EN_IRREGULAR = {
     "cannot": "can",
 }
 
+# Words of one family that the Porter stemmer leaves apart: a question says "kill" (destroy)
+# where a rule says "Destruction of the source", or "the choice" where it says "chooses".
+EN_FAMILIES = (
+    ("destroy", "destruction"),
+    ("resolve", "resolution"),
+    ("choose", "choice"),
+    ("apply", "application"),
+    ("lose", "loss"),
+    ("decide", "decision"),
+    ("describe", "description"),
+    ("permit", "permission"),
+)
+FAMILY = 0.8  # how much a word of the same family counts against the word itself
+
+
+@cache
+def family_stems() -> dict[str, tuple[str, ...]]:
+    """stem → the stems of its family (made on first use: stemming is work)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for words in EN_FAMILIES:
+        stems = [stem(w) for w in words]
+        for s in stems:
+            out[s] = tuple(t for t in stems if t != s)
+    return out
+
+
 # Chinese words of asking and particles: dropped (jieba's cut of a question).
 ZH_FILLER = frozenset(
     [
@@ -424,6 +451,8 @@ def understand_en(
         forms: dict[str, float] = {s: 1.0}
         for other in numerals.english_forms(w):
             forms.setdefault(stem(other), 1.0)
+        for other in family_stems().get(s, ()):  # destroy: "destruction of the source"
+            forms.setdefault(other, FAMILY)
         for other in EN_NONE.get(w, ()):  # "an empty library": "a library with no cards"
             forms.setdefault(stem(other), NEGATED)
         for other in players.EN_ALSO.get(w, ()):  # "an empty deck": the library
