@@ -131,6 +131,12 @@ def test_a_word_meets_its_family_the_stemmer_leaves_apart() -> None:
     assert len(understand_en(["widget"]).terms[0].forms) == 1
 
 
+def test_at_the_same_time_meets_simultaneously() -> None:
+    time = understand_en(["lose", "at", "the", "same", "time"]).terms[-1]
+    assert stem("simultaneously") in dict(time.forms)
+    assert len(understand_en(["end", "time"]).terms[-1].forms) == 1
+
+
 def test_proximity_prefers_words_side_by_side() -> None:
     together = ranking.proximity([[(3, 4)], [(4, 5)]], 2)
     apart = ranking.proximity([[(0, 1)], [(20, 21)]], 2)

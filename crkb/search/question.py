@@ -252,6 +252,11 @@ EN_FAMILIES = (
     ("describe", "description"),
     ("permit", "permission"),
 )
+# Two words players say where the rules often say one: the one is a form of the second word.
+EN_PHRASES: dict[tuple[str, str], str] = {
+    ("same", "time"): "simultaneously",
+    ("right", "away"): "immediately",
+}
 FAMILY = 0.8  # how much a word of the same family counts against the word itself
 
 
@@ -451,6 +456,8 @@ def understand_en(
         forms: dict[str, float] = {s: 1.0}
         for other in numerals.english_forms(w):
             forms.setdefault(stem(other), 1.0)
+        if i and (phrase := EN_PHRASES.get((words[i - 1], w))):  # "at the same time"
+            forms.setdefault(stem(phrase), players.ALSO)
         for other in family_stems().get(s, ()):  # destroy: "destruction of the source"
             forms.setdefault(other, FAMILY)
         for other in EN_NONE.get(w, ()):  # "an empty library": "a library with no cards"
