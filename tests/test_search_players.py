@@ -9,7 +9,7 @@ import pytest
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.players import rules_words_en, rules_words_zh
-from tests.documents import document, english_searcher, numbers
+from tests.documents import document, numbers
 
 EN = [
     ("100", "section", "Widgets", "Widgets"),
@@ -61,6 +61,8 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("支付生命") == "支付生命"  # not 支支付
     assert rules_words_zh("坟墓场里的牌，牌在哪里") == "坟墓场中的牌，牌在哪里"
     assert rules_words_zh("它身上贴的灵气，以后") == "它上贴附的灵气，之后"
+    assert rules_words_zh("四人局和4人局，多人局") == "多人游戏和多人游戏，多人游戏"
+    assert rules_words_zh("两人对局") == "双人游戏"
 
 
 def test_an_a_not_a_question_is_a_yes_no_question() -> None:
@@ -129,7 +131,19 @@ def test_a_multiplayer_question_meets_the_multiplayer_chapter_s_general_rules(
             None,
         ),
     ]
-    s = english_searcher(tmp_path / "index", rows)
+    zh = [
+        ("1", "chapter", "游戏概念", "游戏概念"),
+        ("104", "section", "结束游戏", "结束游戏"),
+        ("104.3", "rule", "认输的牌手离开游戏；其拥有的生物也离开游戏。", None),
+        ("8", "chapter", "多人游戏规则", "多人游戏规则"),
+        ("800", "section", "总则", "总则"),
+        ("800.4", "rule", "当一位牌手认输时，其拥有的生物离开游戏。", None),
+    ]
+    docs = [document("en", rows, []), document("zh", zh, [])]
+    build_index(tmp_path / "index", docs, {"Multiplayer Game": "多人游戏"})
+    s = Searcher(tmp_path / "index")
+    assert numbers(s.search("四人局有人认输了，他的生物会离开游戏吗", lang="zh"))[0] == "800.4"
+    assert numbers(s.search("双人局有人认输了，他的生物会离开游戏吗", lang="zh"))[0] == "104.3"
     asked = "in a 4 player game someone concedes, what happens to the creatures they own"
     assert numbers(s.search(asked, lang="en"))[0] == "800.4"
     two = "in a 2 player game someone concedes, what happens to the creatures they own"

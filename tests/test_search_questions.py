@@ -124,7 +124,7 @@ def test_irregular_forms_meet_their_base_word() -> None:
 
 
 def test_a_word_meets_its_family_the_stemmer_leaves_apart() -> None:
-    """"destroyed" meets "Destruction of the source", counted a little less; and back."""
+    """ "destroyed" meets "Destruction of the source", counted a little less; and back."""
     forms = dict(understand_en(["destroyed"]).terms[0].forms)
     assert forms[stem("destruction")] < forms[stem("destroy")] == 1.0
     assert stem("destroy") in dict(understand_en(["destruction"]).terms[0].forms)

@@ -700,16 +700,17 @@ class Searcher:
     def _names_above(
         self, plan: QueryPlan, lang: str, number: str, o: int, title: str, asked: frozenset[str]
     ) -> bool:
-        """True when the query names the titled rule above a rule, or (in English) its chapter:
-        "a four player game" names Multiplayer Rules, whose first section is only "General".
-        (A Chinese chapter title holds words most questions hold: 游戏, 规则.)"""
+        """True when the query names the titled rule above a rule, or its chapter: "a four
+        player game" names Multiplayer Rules, whose first section is only "General"."""
         if self._names(plan, lang, title, asked):
             return True
-        if lang != "en":
-            return False
         rid = self._rid(lang, number[:1], o)
         chapter = self._text(self._docnum[rid])[1] if rid is not None else None
-        return bool(chapter) and self._names(plan, lang, chapter or "", asked)
+        if not chapter:
+            return False
+        if lang == "zh":  # 多人 names 多人游戏规则; 游戏 and 规则 name no chapter
+            return _names_zh(plan, _CHAPTER_COMMON.sub("", chapter))
+        return self._names(plan, lang, chapter, asked)
 
     def _parallel_en(self, number: str, o: int) -> tuple[tuple[str, ...], str] | None:
         """The stems and the English text of a Chinese rule, in the same release, if any."""
@@ -1081,6 +1082,9 @@ class Searcher:
         if f.cur and f.cur != f.number:
             hit["current_number"] = f.cur
         return hit
+
+
+_CHAPTER_COMMON = re.compile("游戏|规则")  # words of chapter titles most questions hold
 
 
 def _names_zh(plan: QueryPlan, title: str) -> bool:

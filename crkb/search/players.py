@@ -124,6 +124,9 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("2hg", "双头巨人"),
     ("(?<![a-z])sbas?(?![a-z])", "状态动作"),
     ("(?<![a-z])pw(?![a-z])", "鹏洛客"),
+    # a game of more players than two: 多人局, 四人局, 4人局 (the rules say 多人游戏)
+    ("(?:多|[三四五六七八3-8])人(?:局|对局|游戏|场)", "多人游戏"),
+    ("(?:双|两|二|2)人(?:局|对局|场)", "双人游戏"),
     ("弹回(?=手)", "移回"),  # bounced to a hand (弹回 alone is the keyword Rebound)
     ("抽(?:牌|卡)", "抓牌"),
     ("(?<!轮)抽(?!选)", "抓"),
