@@ -131,6 +131,11 @@ def test_a_word_meets_its_family_the_stemmer_leaves_apart() -> None:
     assert len(understand_en(["widget"]).terms[0].forms) == 1
 
 
+def test_can_i_meets_the_rules_may() -> None:
+    can = understand_en(["can", "i", "cast", "it"]).terms[0]
+    assert can.weight < 1.0 and stem("may") in dict(can.forms)
+
+
 def test_at_the_same_time_meets_simultaneously() -> None:
     time = understand_en(["lose", "at", "the", "same", "time"]).terms[-1]
     assert stem("simultaneously") in dict(time.forms)

@@ -252,6 +252,8 @@ EN_FAMILIES = (
     ("describe", "description"),
     ("permit", "permission"),
 )
+# A question's "can I …" is the rules' "may …" (permission), and back.
+EN_MODALS: dict[str, tuple[str, ...]] = {"can": ("may",), "could": ("may",), "may": ("can",)}
 # Two words players say where the rules often say one: the one is a form of the second word.
 EN_PHRASES: dict[tuple[str, str], str] = {
     ("same", "time"): "simultaneously",
@@ -458,6 +460,8 @@ def understand_en(
             forms.setdefault(stem(other), 1.0)
         if i and (phrase := EN_PHRASES.get((words[i - 1], w))):  # "at the same time"
             forms.setdefault(stem(phrase), players.ALSO)
+        for other in EN_MODALS.get(w, ()):  # "can I cast …": "may cast"
+            forms.setdefault(stem(other), players.ALSO)
         for other in family_stems().get(s, ()):  # destroy: "destruction of the source"
             forms.setdefault(other, FAMILY)
         for other in EN_NONE.get(w, ()):  # "an empty library": "a library with no cards"
