@@ -40,6 +40,10 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["converted", "mana", "cost", "of", "x"]) == ["mana", "value", "of", "x"]
     assert rules_words_en(["mana", "cost"]) == ["mana", "cost"]  # the rules' own words stay
     assert rules_words_en(["does", "he", "hit", "the", "player"])[2:4] == ["deal", "damage"]
+    assert rules_words_en(["my", "spell", "fizzled"])[2:] == ["illegal", "targets", "resolve"]
+    assert rules_words_en(["swing", "with", "everything"])[0] == "attack"
+    assert rules_words_en(["at", "sorcery", "speed"]) == ["at", "as", "a", "sorcery"]
+    assert rules_words_en(["two", "land", "drops"]) == ["two", "play", "lands"]
     bounced = rules_words_en(["bounced", "to", "my", "hand"])
     assert bounced == ["returned", "to", "my", "hand"]  # no second "to hand"
     assert rules_words_en(["bounce", "it"]) == ["return", "to", "hand", "it"]
