@@ -67,6 +67,10 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("它身上贴的灵气，以后") == "它上贴附的灵气，之后"
     assert rules_words_zh("四人局和4人局，多人局") == "多人游戏和多人游戏，多人游戏"
     assert rules_words_zh("两人对局") == "双人游戏"
+    assert rules_words_zh("生物死了，对手回应") == "生物死去了，对手响应"
+    assert rules_words_zh("打出一张地，打出来的咒语") == "使用一张地，施放的咒语"
+    assert rules_words_zh("放上栈和堆栈") == "放上堆叠和堆叠"
+    assert rules_words_zh("死触和召唤病") == "死触和召唤失调"
 
 
 def test_an_a_not_a_question_is_a_yes_no_question() -> None:

@@ -152,6 +152,8 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     # a game of more players than two: 多人局, 四人局, 4人局 (the rules say 多人游戏)
     ("(?:多|[三四五六七八3-8])人(?:局|对局|游戏|场)", "多人游戏"),
     ("(?:双|两|二|2)人(?:局|对局|场)", "双人游戏"),
+    ("(?<![a-z])tokens?(?![a-z])", "衍生物"),
+    ("(?<![a-z])fizzle[sd]?(?![a-z])", "目标均非法不会结算"),
     ("弹回(?=手)", "移回"),  # bounced to a hand (弹回 alone is the keyword Rebound)
     ("抽(?:牌|卡)", "抓牌"),
     ("(?<!轮)抽(?!选)", "抓"),
@@ -173,6 +175,15 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("(?<!阻)挡", "阻挡"),  # block
     ("投降", "认输"),  # concede
     ("(?:摧毁|破坏)", "消灭"),  # destroy
+    ("(?:死掉|阵亡)", "死去"),  # dies
+    ("死(?=了)", "死去"),  # 生物死了: 死去 (not 死触, deathtouch)
+    ("打出(?=[一两几\\d]*[块张个]?地)", "使用"),  # playing a land
+    ("打出(?:来)?", "施放"),  # casting a spell (the rules never say 打出)
+    ("召唤病", "召唤失调"),  # summoning sickness
+    ("回应", "响应"),  # responding
+    ("堆?栈", "堆叠"),  # the stack (堆栈, 栈)
+    ("计数器", "指示物"),  # counters
+    ("(?:冲脸|打脸)", "攻击牌手"),  # attacking the player
     ("装备", "武具"),  # an Equipment
     ("控制", "操控"),  # control (the rules never say 控制)
     ("最多", "至多"),  # at most
