@@ -131,6 +131,16 @@ def test_a_word_meets_its_family_the_stemmer_leaves_apart() -> None:
     assert len(understand_en(["widget"]).terms[0].forms) == 1
 
 
+def test_a_where_question_meets_the_rule_that_moves_the_card() -> None:
+    assert understand_en(["where", "does", "it", "go"]).wants_zone
+    assert not understand_en(["when", "does", "it", "go"]).wants_zone
+    assert understand_zh(("结算", "完", "去", "哪", "了")).wants_zone
+    assert ranking.moves("Then put it into its owner’s graveyard.", "en") > 1.0
+    assert ranking.moves("Its owner shuffles it into their library.", "en") > 1.0
+    assert ranking.moves("The spell resolves.", "en") == 1.0
+    assert ranking.moves("将它置入其拥有者的坟墓场。", "zh") > ranking.moves("该咒语结算。", "zh")
+
+
 def test_can_i_meets_the_rules_may() -> None:
     can = understand_en(["can", "i", "cast", "it"]).terms[0]
     assert can.weight < 1.0 and stem("may") in dict(can.forms)

@@ -127,6 +127,7 @@ class QueryPlan:
     extra_fields: Fields = field(default_factory=dict)
     wants_number: bool = False
     wants_outcome: bool = False
+    wants_zone: bool = False  # "where does it go": a rule that moves a card answers
     question: bool = False
     favoured: list[str] = field(default_factory=list)  # rules a question's term names
     expand: tuple[Term, ...] = ()  # words the glossary defines the query's terms with
@@ -684,6 +685,8 @@ class Searcher:
             f["counts"] = ranking.counts(text, lang)
         if plan.wants_outcome:
             f["outcome"] = ranking.outcome(text, lang)
+        if plan.wants_zone:
+            f["moves"] = ranking.moves(text, lang)
         return f
 
     def _names(self, plan: QueryPlan, lang: str, title: str, asked: frozenset[str]) -> bool:
@@ -875,6 +878,7 @@ class Searcher:
             expand=self._expand_en(asked),
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
+            wants_zone=asked.wants_zone,
             question=asked.question,
             asks_can=bool(fixed) and fixed[0].lower() in ASK_CAN_EN,
             topics=topics.named_en(asked.content, lambda k: self._titled("en", k, o)),
@@ -930,6 +934,7 @@ class Searcher:
             extra_fields=ZH_BIGRAMS,
             wants_number=asked.wants_number,
             wants_outcome=asked.wants_outcome,
+            wants_zone=asked.wants_zone,
             question=asked.question,
             asks_can=asks_can_zh(q),
             topics=topics.named_zh(

@@ -368,6 +368,7 @@ ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
 ASK_CAN_EN = frozenset(["can", "could", "may"])  # a question that opens so asks what is allowed
 ASK_CAN_ZH = ("能", "可以", "可否")  # a question holding one asks what is allowed
 NOT_MODAL_ZH = re.compile("异能|技能|功能|性能|能力")  # 能 inside a noun ("ability"), not "can"
+ZH_WHERE = frozenset(["哪", "哪里", "哪儿", "去哪", "去哪里", "去向"])  # where does it go
 ZH_OUTCOME = frozenset(["怎样", "怎么样", "怎么办", "会", "发生", "结果", "情况"])
 ZH_QUANTITY = frozenset(
     [
@@ -405,6 +406,7 @@ class Understood:
     wants_number: bool
     question: bool
     wants_outcome: bool = False  # "what happens if …", "会怎样": a conditional rule answers
+    wants_zone: bool = False  # "where does it go", "去哪": a rule that moves a card answers
 
 
 def asking_en(word: str) -> bool:
@@ -479,7 +481,8 @@ def understand_en(
         if s not in terms:
             terms[s] = Term(s, tuple(forms.items()), weight)
     outcome = any(w in EN_OUTCOME for w in words) or "if" in words[:3]
-    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
+    zone = "where" in words
+    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome, zone)
 
 
 def asks_can_zh(query: str) -> bool:
@@ -503,6 +506,7 @@ def understand_zh(
     after_count = False
     tokens = [c for t in tokens for c in _glued(t)]
     outcome = any(t in ZH_OUTCOME for t in tokens)
+    zone = any(t in ZH_WHERE for t in tokens)
     for t in tokens:
         if t in ZH_QUANTITY or (t.startswith("几") and len(t) == 2):
             wants = question = after_count = True
@@ -531,7 +535,7 @@ def understand_zh(
         if weight == 1.0:
             content.append(t)
         terms.setdefault(t, Term(t, tuple(forms_d.items()), weight))
-    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome)
+    return Understood(tuple(terms.values()), tuple(content), wants, question, outcome, zone)
 
 
 def known_words(

@@ -19,6 +19,7 @@ POINTED = 0.25  # what a rule gains per leading candidate that refers to it (at 
 SUBJECT = 0.25  # what a rule gains whose opening words are the query's content words
 MODAL = 0.25  # what a rule saying that something can, can't or must be done gains, for "can …?"
 COUNT = 0.25  # what a rule that states a number gains, when the question asks "how many"
+MOVES = 0.25  # what a rule that puts a card somewhere gains, when the question asks where
 EARLY = 0.2  # what a first subrule gains over its later siblings (the b-th gains half of it …)
 
 # Rules that state what happens or what a thing is: the answers questions look for.
@@ -182,6 +183,22 @@ def outcome(text: str, lang: str) -> float:
     """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
     pattern = CONDITIONAL_ZH if lang == "zh" else CONDITIONAL_EN
     return 1.0 + OUTCOME if pattern.search(text) else 1.0
+
+
+# Rules that move a card to a zone: the answers to "where does it go".
+MOVES_EN = re.compile(
+    r"\b(?:put (?:it |them |that card )?(?:into|onto|on the bottom|on top)|"
+    r"returns? (?:it |them |that card )?to|(?:is|are) exiled|exiles? (?:it|that|them)|"
+    r"shuffles? (?:it |them )?into|(?:goes|go) to|instead of (?:putting|going))\b",
+    re.I,
+)
+MOVES_ZH = re.compile(r"置入|置于|放逐|移回|洗入|放进|放到|进入[^，。]{0,6}区|留在")
+
+
+def moves(text: str, lang: str) -> float:
+    """1 + MOVES for a rule that puts a card in a zone, else 1."""
+    pattern = MOVES_ZH if lang == "zh" else MOVES_EN
+    return 1.0 + MOVES if pattern.search(text) else 1.0
 
 
 def early(number: str) -> float:

@@ -43,6 +43,7 @@ LEARNED: Mapping[str, float] = {
     "counts": 1.0,
     "outcome": 2.0,
     "early": 0.75,
+    "moves": 1.0,  # session 10, set by hand (4 "where" questions among the judged files)
 }
 
 
