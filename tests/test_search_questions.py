@@ -51,6 +51,7 @@ ZH = [
     ("301.5", "rule", "牌手有二十一个齿轮时，他获得一个奖杯。", None),
     ("301.6", "rule", "齿轮与奖杯放在桌上。", None),
     ("301.7", "rule", "牌手可以把一个齿轮当成一块地。", None),
+    ("301.8", "rule", "齿轮箱上的“你”意指它的拥有者。", None),
 ]
 
 
@@ -185,11 +186,15 @@ def test_a_quoted_word_of_asking_is_asked_about() -> None:
     plain = understand_en(["who", "is", "you", "on", "it"])
     quoted = understand_en(["who", "is", "you", "on", "it"], quoted=frozenset({"you"}))
     assert [t.text for t in plain.terms] == [] and [t.text for t in quoted.terms] == ["you"]
+    assert understand_zh(["你", "是", "谁"], quoted=frozenset({"你"})).terms[0].text == "你"
+    assert not understand_zh(["你", "是", "谁"]).terms
 
 
 def test_a_quoted_word_finds_the_rule_that_quotes_it(s: Searcher) -> None:
     assert numbers(s.search('who is "you" on a widget I own', lang="en"))[0] == "301.11"
     assert numbers(s.search("who is you on a widget I own", lang="en"))[0] != "301.11"
+    assert numbers(s.search("齿轮箱的“你”是谁", lang="zh"))[0] == "301.8"
+    assert numbers(s.search("齿轮箱的你是谁", lang="zh"))[0] != "301.8"
 
 
 def test_question_words_are_not_highlighted(s: Searcher) -> None:

@@ -104,6 +104,14 @@ def quoted_words(text: str) -> list[str]:
     return [w.lower() for w in _QUOTED.findall(text)]
 
 
+def quoted_zh(text: str) -> list[str]:
+    """The short Chinese words a text holds in quotes (“你”, 「目标」), in order."""
+    return _QUOTED_ZH.findall(text)
+
+
+_QUOTED_ZH = re.compile(r"[“「『\"']([\u3400-\u9fff]{1,6})[”」』\"']")
+
+
 def english_terms(text: str) -> list[str]:
     """Index terms of a text as the English analyzer makes them."""
     return [stem(w) for w in english_words(text) if w not in STOP_WORDS]

@@ -73,7 +73,7 @@ ZH_FIELDS: Fields = {"zw": (1.0, 1.0), "zt": (1.5, 1.0), "zex": (0.3, 0.5), "zct
 ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 # The words a rule quotes (“you”, “target”), met by the words a query quotes: such a rule
 # explains the very word asked about, and shares little else with the question's words.
-QUOTED: Fields = {"quoted": (2.0, 0.0)}
+QUOTED: dict[str, Fields] = {"en": {"quoted": (2.0, 0.0)}, "zh": {"zquoted": (2.0, 0.0)}}
 SECTION = 3.0  # a rule in a section a question's term names
 TOPIC = 1.0  # what a rule under a title the query names gains, times the share the title covers
 SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
@@ -481,7 +481,8 @@ class Searcher:
         if plan.extra:
             scored = scorer.merge(scored, scorer.score(sid, scope, plan.extra, plan.extra_fields))
         if plan.quoted:
-            scored = scorer.merge(scored, scorer.score(sid, scope, plan.quoted, QUOTED))
+            quoted = scorer.score(sid, scope, plan.quoted, QUOTED[lang])
+            scored = scorer.merge(scored, quoted)
         if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
             scored = scorer.merge(scored, scorer.score(sid, scope, plan.expand, plan.fields))
         docs, scores, matched = scored.docs, scored.scores, scored.matched
@@ -896,7 +897,10 @@ class Searcher:
         if fixed:
             out["did_you_mean"] = _put_right(typed, q, fixed)
             q = _put_right(q, q, fixed)  # a slip put right names its term as the term does
-        asked = understand_zh(tokens, self.cutter().subwords, lambda w: self._former.get(w, ()))
+        quoted = frozenset(analysis.quoted_zh(q))
+        asked = understand_zh(
+            tokens, self.cutter().subwords, lambda w: self._former.get(w, ()), quoted
+        )
         key = analysis.term_key("zh", "".join(asked.content) if asked.question else q)
         sections: list[str] = []
         favoured: list[str] = []
@@ -937,6 +941,7 @@ class Searcher:
             wants_zone=asked.wants_zone,
             question=asked.question,
             asks_can=asks_can_zh(q),
+            quoted=tuple(Term(w, ((w, 1.0),)) for w in sorted(quoted)),
             topics=topics.named_zh(
                 "".join(asked.content),
                 self.titles.get("zh", {}),

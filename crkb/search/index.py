@@ -31,7 +31,7 @@ USERDICT = "userdict.txt"
 # 6: a rule number is one word; 7: definitions without the rule numbers they point at;
 # 8: the everyday English words the spelling corrector leaves as they are; 9: a power and
 # toughness ("+1/+1") is one word; 10: the Chinese words' sounds (sounds.json)
-FORMAT = 11
+FORMAT = 12
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -71,6 +71,7 @@ def schema() -> Any:
         ex=fields.TEXT(analyzer=en, phrase=False),
         ctx=fields.TEXT(analyzer=en, phrase=False),
         quoted=fields.TEXT(analyzer=en, phrase=False),
+        zquoted=fields.TEXT(analyzer=pre, phrase=False),
         zw=fields.TEXT(analyzer=pre, phrase=False),
         zt=fields.TEXT(analyzer=pre, phrase=False),
         zex=fields.TEXT(analyzer=pre, phrase=False),
@@ -279,6 +280,8 @@ def build_index(
             fields["zw"] = analysis.encode_groups(cutter.groups(text))
             zh_words.update(set(cutter.cut(text)))
             fields["zbi"] = " ".join(analysis.bigrams(text))
+            if quoted_zh := analysis.quoted_zh(text):
+                fields["zquoted"] = " ".join(quoted_zh)
             if has_title:
                 fields["zt"] = analysis.encode_groups(cutter.groups(title or ""))
             if examples:

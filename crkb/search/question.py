@@ -496,6 +496,7 @@ def understand_zh(
     tokens: Iterable[str],
     subwords: Callable[[str], list[str]] = lambda w: [],
     former: Callable[[str], tuple[str, ...]] = lambda w: (),
+    quoted: frozenset[str] = frozenset(),
 ) -> Understood:
     """Weighted terms of a Chinese query cut into words (numerals already made digits); a long
     word also meets the dictionary words inside it (在回合结束时 → 回合结束), and a word the
@@ -515,7 +516,7 @@ def understand_zh(
             after_count = False
             continue
         after_count = False
-        if t in ZH_FILLER:
+        if t in ZH_FILLER and t not in quoted:  # 牌上的“你”: the word asked about
             question = True
             continue
         if t in ZH_ASK_CAN:
@@ -531,7 +532,7 @@ def understand_zh(
             forms_d.setdefault(digits, 1.0)
         for old in former(t):
             forms_d.setdefault(old, FORMER)
-        weight = SOFT if t in ZH_SOFT else 1.0
+        weight = SOFT if t in ZH_SOFT and t not in quoted else 1.0
         if weight == 1.0:
             content.append(t)
         terms.setdefault(t, Term(t, tuple(forms_d.items()), weight))
