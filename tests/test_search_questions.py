@@ -52,6 +52,10 @@ ZH = [
     ("301.6", "rule", "齿轮与奖杯放在桌上。", None),
     ("301.7", "rule", "牌手可以把一个齿轮当成一块地。", None),
     ("301.8", "rule", "齿轮箱上的“你”意指它的拥有者。", None),
+    ("301.9", "rule", "牌手磨牌或是放逐牌时，齿轮箱转动一次。", None),
+    ("701", "section", "关键字动作", "关键字动作"),
+    ("701.13", "rule", "磨", "磨"),
+    ("701.13a", "subrule", "牌手磨数张牌指，该牌手将该数量的牌从牌库顶置于其坟墓场。", None),
 ]
 
 
@@ -195,6 +199,11 @@ def test_a_quoted_word_finds_the_rule_that_quotes_it(s: Searcher) -> None:
     assert numbers(s.search("who is you on a widget I own", lang="en"))[0] != "301.11"
     assert numbers(s.search("齿轮箱的“你”是谁", lang="zh"))[0] == "301.8"
     assert numbers(s.search("齿轮箱的你是谁", lang="zh"))[0] != "301.8"
+
+
+def test_a_keyword_action_titled_by_one_character_is_named_by_it(s: Searcher) -> None:
+    """磨牌 names the keyword action 磨 (mill): its rule is no keyword's special case."""
+    assert numbers(s.search("磨牌是什么意思", lang="zh"))[0] == "701.13a"
 
 
 def test_question_words_are_not_highlighted(s: Searcher) -> None:

@@ -1098,8 +1098,13 @@ _CHAPTER_COMMON = re.compile("游戏|规则")  # words of chapter titles most qu
 
 
 def _names_zh(plan: QueryPlan, title: str) -> bool:
-    """True when a Chinese query names a title whole (or the title holds one of its words)."""
-    return any(title in f or f in title for forms in plan.near for f in forms if len(f) > 1)
+    """True when a Chinese query names a title whole (or the title holds one of its words); a
+    one-character title (磨, mill) is named by that character alone."""
+    return any(
+        f == title or (len(f) > 1 and (title in f or f in title))
+        for forms in plan.near
+        for f in forms
+    )
 
 
 def _keep(table: dict[K, V], key: K, value: V, most: int) -> V:
