@@ -44,6 +44,12 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["swing", "with", "everything"])[0] == "attack"
     assert rules_words_en(["at", "sorcery", "speed"]) == ["at", "as", "a", "sorcery"]
     assert rules_words_en(["two", "land", "drops"]) == ["two", "play", "lands"]
+    assert rules_words_en(["its", "p", "t", "in", "2nd", "main"])[1:4] == [
+        "power",
+        "toughness",
+        "in",
+    ]
+    assert rules_words_en(["2nd", "main"]) == ["second", "main"]
     bounced = rules_words_en(["bounced", "to", "my", "hand"])
     assert bounced == ["returned", "to", "my", "hand"]  # no second "to hand"
     assert rules_words_en(["bounce", "it"]) == ["return", "to", "hand", "it"]

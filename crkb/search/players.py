@@ -92,6 +92,13 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("stolen",): ("gained", "control"),
     ("lifegain",): ("gain", "life"),
     ("counterspell",): ("counter", "spell"),
+    ("p", "t"): ("power", "toughness"),  # "p/t"
+    ("1st",): ("first",),
+    ("2nd",): ("second",),
+    ("3rd",): ("third",),
+    ("diff",): ("different",),
+    ("w",): ("with",),  # "w/ its ETB trigger"
+    ("bo3",): ("match",),
     ("ffa",): ("free", "for", "all"),
     ("edh",): ("commander",),
     ("1v1",): ("two", "player"),
@@ -128,6 +135,8 @@ _LONGEST = max(len(k) for k in EN_REWRITE)
 EN_ALSO: dict[str, tuple[str, ...]] = {
     "deck": ("library",),
     "decked": ("library",),
+    "show": ("reveal",),  # "do i have to show it": reveal it
+    "shown": ("revealed",),
 }
 
 # Chinese players' words → the rules' (Simplified, after Traditional input is converted), in
