@@ -77,6 +77,9 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("打出一张地，打出来的咒语") == "使用一张地，施放的咒语"
     assert rules_words_zh("放上栈和堆栈") == "放上堆叠和堆叠"
     assert rules_words_zh("死触和召唤病") == "死触和召唤失调"
+    assert rules_words_zh("生物被杀了，对面池子里") == "生物被消灭了，对手法术力池中"
+    assert rules_words_zh("弹回手再下场，回手") == "移回手再进入战场，移回手"
+    assert rules_words_zh("巨人杀手") == "巨人杀手"  # a card's name
 
 
 def test_an_a_not_a_question_is_a_yes_no_question() -> None:

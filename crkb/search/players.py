@@ -185,6 +185,11 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("投降", "认输"),  # concede
     ("(?:摧毁|破坏)", "消灭"),  # destroy
     ("(?:死掉|阵亡)", "死去"),  # dies
+    ("(?<![巨嗜])杀(?![手])", "消灭"),  # 被杀了: destroyed (not 巨人杀手, a card)
+    ("对面", "对手"),  # the opponent
+    ("池子", "法术力池"),  # the mana pool
+    ("(?<!移)回手", "移回手"),  # bounced to a hand (after 弹回手: 移回手)
+    ("下场(?!比赛)", "进入战场"),  # put onto the battlefield
     ("死(?=了)", "死去"),  # 生物死了: 死去 (not 死触, deathtouch)
     ("打出(?=[一两几\\d]*[块张个]?地)", "使用"),  # playing a land
     ("打出(?:来)?", "施放"),  # casting a spell (the rules never say 打出)
