@@ -8,7 +8,7 @@ import pytest
 
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from crkb.search.players import rules_words_en, rules_words_zh
+from crkb.search.players import rules_words_en, rules_words_zh, slashed
 from tests.documents import document, numbers
 
 EN = [
@@ -80,6 +80,12 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("生物被杀了，对面池子里") == "生物被消灭了，对手法术力池中"
     assert rules_words_zh("弹回手再下场，回手") == "移回手再进入战场，移回手"
     assert rules_words_zh("巨人杀手") == "巨人杀手"  # a card's name
+
+
+def test_a_power_and_toughness_typed_without_its_slash_gets_it() -> None:
+    assert slashed("之前的+1+1指示物还在吗") == "之前的+1/+1指示物还在吗"
+    assert slashed("two -1-1 counters, gets +2 +2") == "two -1/-1 counters, gets +2/+2"
+    assert slashed("+1/+1 and 3+1+1 and x+1+1") == "+1/+1 and 3+1+1 and x+1+1"
 
 
 def test_an_a_not_a_question_is_a_yes_no_question() -> None:

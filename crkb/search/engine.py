@@ -848,7 +848,7 @@ class Searcher:
         return None
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
-        words = players.rules_words_en(analysis.english_words(q))
+        words = players.rules_words_en(analysis.english_words(players.slashed(q)))
         fixed = [w if asking_en(w) else self.speller.correct(w) or w for w in words]
         if fixed != words:
             out["did_you_mean"] = " ".join(fixed)
@@ -889,7 +889,7 @@ class Searcher:
         return Plan(pinned, plan, Needles("en", stems=marks))
 
     def _plan_zh(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
-        typed, q = q, players.rules_words_zh(q)
+        typed, q = q, players.rules_words_zh(players.slashed(q))
         words, fixed = known_words(
             self.cutter().cut(numerals.zh_digits(q)), self._known, self._sounds_like
         )

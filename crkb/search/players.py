@@ -262,6 +262,15 @@ def rewritten(
     return out
 
 
+def slashed(query: str) -> str:
+    """A power and toughness typed without its slash ("+1+1 counters", "-1-1指示物") with it:
+    the rules write "+1/+1", and the two halves alone are two numbers."""
+    return _UNSLASHED.sub(r"\1/\2", query)
+
+
+_UNSLASHED = re.compile(r"(?<![A-Za-z0-9/])([+-]\d+)\s?([+-]\d+)(?![A-Za-z0-9/])")
+
+
 def rules_words_zh(query: str) -> str:
     """A Chinese query with players' words put in the rules' words."""
     for pattern, rules in _ZH:
