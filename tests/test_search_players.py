@@ -18,6 +18,8 @@ EN = [
     ("100.3", "rule", "A player who can't draw from their library with no cards loses.", None),
     ("100.4", "rule", "A deck holds sixty widgets.", None),
     ("100.5", "rule", "Destroy a widget only at night; a will decides it.", None),
+    ("100.6", "rule", "A sprocket is retained when its widget moves.", None),
+    ("100.7", "rule", "A sprocket turns twice a day.", None),
 ]
 ZH = [
     ("100", "section", "小玩意", "小玩意"),
@@ -115,6 +117,8 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     hits = numbers(s.search("deck", lang="en"))
     assert hits[0] == "100.4" and "100.3" in hits
     assert numbers(s.search("draw from an empty deck", lang="en"))[0] == "100.3"
+    # "stay" is the rules' "remain" / "retain"
+    assert numbers(s.search("does a sprocket stay", lang="en"))[0] == "100.6"
 
 
 def test_a_game_of_more_than_two_players_is_a_multiplayer_game() -> None:

@@ -136,6 +136,8 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "deck": ("library",),
     "decked": ("library",),
     "show": ("reveal",),  # "do i have to show it": reveal it
+    "stay": ("remain", "retain"),  # "do the counters stay": are they retained
+    "stays": ("remains", "retains"),
     "shown": ("revealed",),
 }
 
