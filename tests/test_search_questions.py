@@ -251,6 +251,10 @@ def test_a_chinese_word_that_sounds_like_a_rules_word_is_put_right() -> None:
     assert words == ["生物", "防御力", "吗"] and fixed == {"防御李": "防御力"}
     # no slip is looked for in asking words
     assert known_words(["什么", "时候"], known, lambda t: "石猴")[0] == ["什么", "时候"]
+    # the tail of a word jieba cut whole (有人, someone) joins no slip: 人输 is no 认输
+    concede = {"人输": "认输"}.get
+    assert known_words(["有人", "输", "了"], known, concede) == (["有", "人", "输", "了"], {})
+    assert known_words(["有", "人", "输"], known, concede)[1] == {"人输": "认输"}
 
 
 def test_a_question_in_words_no_rule_holds_finds_the_words_inside_them(s: Searcher) -> None:

@@ -8,7 +8,7 @@ a word meets its inflected and negated forms (tapped / untapped) where the rules
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -551,6 +551,7 @@ def known_words(
     as 先 / 手) or one that sounds like it (朋 / 洛 / 客: 鹏洛客). Asking words, counts and words
     the rules hold stay as they are."""
     out: list[str] = []
+    inner: set[int] = set()  # places in `out` of the later pieces of a word jieba cut whole
     fixed: dict[str, str] = {}
     run: list[str] = []
 
@@ -566,9 +567,11 @@ def known_words(
             run.append(t)
         else:
             flush()
-            out.extend(_fewest(t, known, sounds_like, fixed))
+            pieces = _fewest(t, known, sounds_like, fixed)
+            inner.update(range(len(out) + 1, len(out) + len(pieces)))
+            out.extend(pieces)
     flush()
-    return _sounded(out, known, sounds_like, fixed), fixed
+    return _sounded(out, known, sounds_like, fixed, inner), fixed
 
 
 def _sounded(
@@ -576,16 +579,19 @@ def _sounded(
     known: Callable[[str], bool],
     sounds_like: Callable[[str], str | None],
     fixed: dict[str, str],
+    inner: Container[int] = frozenset(),
 ) -> list[str]:
     """Words with a slip in their last or first character, which jieba cut off as a character
     of its own (防御李: 防御 / 李), joined and put right when together they sound like a rules'
-    word: a known word beside one or two single characters."""
+    word: a known word beside one or two single characters. A join starts where a word jieba
+    cut starts: the tail of 有人 (someone) and the 输 after it are no 认输 (concede)."""
 
     def put(i: int, n: int) -> list[str] | None:
         group = words[i : i + n]
         text = "".join(group)
         if (
-            any(len(w) == 1 for w in group)
+            i not in inner
+            and any(len(w) == 1 for w in group)
             and len(text) <= MAX_SOUNDED
             and all(_open(w) for w in group)
             and not known(text)
