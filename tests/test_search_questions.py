@@ -140,6 +140,7 @@ def test_a_where_question_meets_the_rule_that_moves_the_card() -> None:
     assert understand_en(["where", "does", "it", "go"]).wants_zone
     assert not understand_en(["when", "does", "it", "go"]).wants_zone
     assert understand_zh(("结算", "完", "去", "哪", "了")).wants_zone
+    assert not understand_zh(("哪", "张", "牌", "先", "结算")).wants_zone  # which, not where
     assert ranking.moves("Then put it into its owner’s graveyard.", "en") > 1.0
     assert ranking.moves("Its owner shuffles it into their library.", "en") > 1.0
     assert ranking.moves("The spell resolves.", "en") == 1.0

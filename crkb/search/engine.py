@@ -713,7 +713,8 @@ class Searcher:
         if not chapter:
             return False
         if lang == "zh":  # 多人 names 多人游戏规则; 游戏 and 规则 name no chapter
-            return _names_zh(plan, _CHAPTER_COMMON.sub("", chapter))
+            rest = _CHAPTER_COMMON.sub("", chapter)
+            return bool(rest) and _names_zh(plan, rest)
         return self._names(plan, lang, chapter, asked)
 
     def _parallel_en(self, number: str, o: int) -> tuple[tuple[str, ...], str] | None:

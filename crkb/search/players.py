@@ -97,7 +97,6 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("2nd",): ("second",),
     ("3rd",): ("third",),
     ("diff",): ("different",),
-    ("w",): ("with",),  # "w/ its ETB trigger"
     ("bo3",): ("match",),
     ("ffa",): ("free", "for", "all"),
     ("edh",): ("commander",),
@@ -194,7 +193,8 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("下场(?!比赛)", "进入战场"),  # put onto the battlefield
     ("死(?=了)", "死去"),  # 生物死了: 死去 (not 死触, deathtouch)
     ("打出(?=[一两几\\d]*[块张个]?地)", "使用"),  # playing a land
-    ("打出(?:来)?", "施放"),  # casting a spell (the rules never say 打出)
+    # casting a spell (the rules never say 打出), not dealing damage (打出3点伤害)
+    ("打出(?:来)?(?![\\d一二三四五六七八九十两几多少]*点)", "施放"),
     ("召唤病", "召唤失调"),  # summoning sickness
     ("回应", "响应"),  # responding
     ("堆?栈", "堆叠"),  # the stack (堆栈, 栈)

@@ -368,7 +368,7 @@ ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
 ASK_CAN_EN = frozenset(["can", "could", "may"])  # a question that opens so asks what is allowed
 ASK_CAN_ZH = ("能", "可以", "可否")  # a question holding one asks what is allowed
 NOT_MODAL_ZH = re.compile("异能|技能|功能|性能|能力")  # 能 inside a noun ("ability"), not "can"
-ZH_WHERE = frozenset(["哪", "哪里", "哪儿", "去哪", "去哪里", "去向"])  # where does it go
+ZH_WHERE = re.compile("(?:去|到|回|放)哪|哪里|哪儿|去向")  # where does it go (哪张: which)
 ZH_OUTCOME = frozenset(["怎样", "怎么样", "怎么办", "会", "发生", "结果", "情况"])
 ZH_QUANTITY = frozenset(
     [
@@ -507,7 +507,7 @@ def understand_zh(
     after_count = False
     tokens = [c for t in tokens for c in _glued(t)]
     outcome = any(t in ZH_OUTCOME for t in tokens)
-    zone = any(t in ZH_WHERE for t in tokens)
+    zone = bool(ZH_WHERE.search("".join(tokens)))
     for t in tokens:
         if t in ZH_QUANTITY or (t.startswith("几") and len(t) == 2):
             wants = question = after_count = True
