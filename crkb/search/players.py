@@ -195,6 +195,8 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("打出(?=[一两几\\d]*[块张个]?地)", "使用"),  # playing a land
     # casting a spell (the rules never say 打出), not dealing damage (打出3点伤害)
     ("打出(?:来)?(?![\\d一二三四五六七八九十两几多少]*点)", "施放"),
+    # 打瞬间, 丢一个法术: casting it (not 打生物 nor 打鹏洛客: hitting or attacking one)
+    ("(?:打|丢)(?=(?:一个|一张|个|张)?(?:瞬间|法术|咒语))", "施放"),
     ("召唤病", "召唤失调"),  # summoning sickness
     ("回应", "响应"),  # responding
     ("堆?栈", "堆叠"),  # the stack (堆栈, 栈)
