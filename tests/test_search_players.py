@@ -81,6 +81,8 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("打出一张地，打出来的咒语") == "使用一张地，施放的咒语"
     assert rules_words_zh("打出3点伤害") == "打出3点伤害"  # dealing damage, not casting
     assert rules_words_zh("打瞬间，丢一个法术，打生物") == "施放瞬间，施放一个法术，打生物"
+    assert rules_words_zh("要翻开给大家看吗，跳过抓牌") == "要展示给大家看吗，略过抓牌"
+    assert rules_words_zh("翻开变身生物") == "翻开变身生物"  # turning it face up, no reveal
     assert rules_words_zh("放上栈和堆栈") == "放上堆叠和堆叠"
     assert rules_words_zh("死触和召唤病") == "死触和召唤失调"
     assert rules_words_zh("生物被杀了，对面池子里") == "生物被消灭了，对手法术力池中"

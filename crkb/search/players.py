@@ -211,6 +211,12 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     # 打瞬间, 丢一个法术: casting it (not 打生物 nor 打鹏洛客: hitting or attacking one)
     ("(?:打|丢)(?=(?:一个|一张|个|张)?(?:瞬间|法术|咒语))", "施放"),
     ("召唤病", "召唤失调"),  # summoning sickness
+    ("跳过", "略过"),  # skip
+    ("技能", "异能"),  # an ability
+    ("亮出|翻开(?=给|让)", "展示"),  # reveal (翻开 alone may be turning face up)
+    ("死亡", "死去"),  # dies
+    ("抵销", "反击"),  # countering a spell
+    ("竖(?:起来)?", "重置"),  # untap
     ("回应", "响应"),  # responding
     ("堆?栈", "堆叠"),  # the stack (堆栈, 栈)
     ("计数器", "指示物"),  # counters
