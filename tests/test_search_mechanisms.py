@@ -26,6 +26,8 @@ EN = [
     ("500", "section", "Storage", "Storage"),
     ("500.1", "rule", "A container that is dropped breaks open.", None),
     ("500.2", "rule", "A barrel rolls when it is pushed.", None),
+    ("800", "section", "Gadget Fair Variant", "Gadget Fair Variant"),
+    ("800.1", "rule", "In a gadget fair, the springs of a team are shared.", None),
 ]
 EN_GLOSSARY = [
     GlossaryEntry("Barrel", "A container. Barrels roll."),
@@ -103,6 +105,9 @@ def test_a_query_names_the_titles_whose_words_it_holds_in_a_run() -> None:
     assert "200" not in topics.named_en(["widget", "springs", "boxes"], lambda k: titles.get(k, []))
     zh = topics.named_zh("重置步骤咒语", ["重置步骤", "战场"], lambda k: ["502"])
     assert zh == {"502": pytest.approx(4 / 6)}
+    # a variant's or an option's title without its generic last word: 双头巨人 (玩法)
+    giant = topics.named_zh("双头巨人每回合", ["双头巨人玩法"], lambda k: ["810"])
+    assert giant == {"810": pytest.approx(4 / 7)}
 
 
 def test_a_rule_lies_under_the_title_of_its_section_or_titled_rule() -> None:
@@ -120,6 +125,12 @@ def test_a_rule_under_the_title_a_question_names_comes_first(s: Searcher) -> Non
     # 300.1 holds more of the words; 200.1 lies under "Widget Boxes", which the question names:
     # the question is about that topic
     assert numbers(s.search("how many springs are in widget boxes", lang="en"))[0] == "200.1"
+
+
+def test_a_variant_is_named_without_the_word_variant(s: Searcher) -> None:
+    # "gadget fair" names the section titled "Gadget Fair Variant"
+    _pinned, cands = s.candidates("are springs shared in a gadget fair", "en")
+    assert any("topic" in f for n, f in cands if n.startswith("800"))
 
 
 def test_a_one_word_general_title_names_no_topic(s: Searcher) -> None:

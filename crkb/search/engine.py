@@ -814,9 +814,13 @@ class Searcher:
         a keyword's or a variant's, or a general one of several words ("Combat Damage Step",
         not "Life": a one-word general title is a concept the rules use everywhere)."""
         several = len(key.split()) >= 2 if lang == "en" else len(key) >= 4
+        table = self.titles.get(lang, {})
+        rows = table.get(key, ())
+        if not rows and lang == "en":  # "two headed giant" names Two-Headed Giant Variant
+            rows = next((got for x in topics.EN_HEADS if (got := table.get(f"{key} {x}"))), ())
         return [
             t
-            for targets, rs in self.titles.get(lang, {}).get(key, ())
+            for targets, rs in rows
             if _in(rs, o)
             for t in targets
             if len(t) >= 3 and (several or topics.specific(t))

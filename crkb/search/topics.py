@@ -15,6 +15,10 @@ MAX_WORDS = 6  # the longest English title looked for, in words
 # A keyword's or a variant's name marks what a question is about however many other words it
 # has ("what is the starting life total in commander"): its title counts as half the query at least.
 SPECIFIC_SHARE = 0.5
+# The generic last words of titles a player leaves out: "two headed giant" for Two-Headed Giant
+# Variant, "saga" for Saga Cards, 双头巨人 for 双头巨人玩法 (as term keys, singular).
+EN_HEADS = ("variant", "option")
+ZH_HEADS = ("玩法", "模式")
 
 
 def named_en(words: Sequence[str], lookup: Callable[[str], Iterable[str]]) -> dict[str, float]:
@@ -41,9 +45,11 @@ def named_zh(
     if not content:
         return out
     for key in titles:
-        if len(key) >= 2 and key in content:
+        short = next((key[: -len(h)] for h in ZH_HEADS if key.endswith(h)), key)
+        named = key if key in content else short if len(short) >= 2 and short in content else ""
+        if len(named) >= 2:
             for number in lookup(key):
-                out[number] = max(out.get(number, 0.0), len(key) / len(content))
+                out[number] = max(out.get(number, 0.0), len(named) / len(content))
     return out
 
 
