@@ -33,6 +33,13 @@ EN = [
     ("301.9", "rule", "The river flows past a mill; widgets and barrels float in it.", None),
     ("301.10", "rule", "A widget sinks to the bottom of the mill pond in the river.", None),
     ("301.11", "rule", "The word “you” on a widget refers to its owner.", None),
+    (
+        "301.12",
+        "rule",
+        "A limit on a widget's use (for example, “Spin only once each day”) goes with it.",
+        None,
+    ),
+    ("301.13", "rule", "A widget can spin once a day and twice at night.", None),
     ("302", "rule", "Sprockets", "Sprockets"),
     ("302.1", "rule", "A sprocket turns a widget's gears.", None),
     ("303", "rule", "Rivers", "Rivers"),
@@ -188,6 +195,7 @@ def test_a_quoted_word_of_asking_is_asked_about() -> None:
 
     assert quoted_en('who is "you" on it, and ‘target’?') == {"you", "target"}
     assert quoted_en("my opponent's creature's ability") == set()
+    assert quoted_en('cards "exiled with" it') == {"exiled", "with"}  # a phrase's words
     plain = understand_en(["who", "is", "you", "on", "it"])
     quoted = understand_en(["who", "is", "you", "on", "it"], quoted=frozenset({"you"}))
     assert [t.text for t in plain.terms] == [] and [t.text for t in quoted.terms] == ["you"]
@@ -198,6 +206,9 @@ def test_a_quoted_word_of_asking_is_asked_about() -> None:
 def test_a_quoted_word_finds_the_rule_that_quotes_it(s: Searcher) -> None:
     assert numbers(s.search('who is "you" on a widget I own', lang="en"))[0] == "301.11"
     assert numbers(s.search("who is you on a widget I own", lang="en"))[0] != "301.11"
+    # the words of a quoted phrase meet the phrase a rule quotes
+    quoted = 'my widget says "spin only once each day", can it spin twice a day'
+    assert numbers(s.search(quoted, lang="en"))[0] == "301.12"
     assert numbers(s.search("齿轮箱的“你”是谁", lang="zh"))[0] == "301.8"
     assert numbers(s.search("齿轮箱的你是谁", lang="zh"))[0] != "301.8"
 

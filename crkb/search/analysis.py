@@ -34,6 +34,9 @@ WORD = re.compile(WORD_PATTERN)
 # A single word in quotes, standing apart: “you”, "dies", 'target' (the rules quote words they
 # define or explain; a player quotes a word to ask about it).
 _QUOTED = re.compile(r"""(?:^|(?<=[\s(]))["“'‘]([A-Za-z]+)["”'’](?=$|[\s,.?!:;)])""")
+# A short phrase in double quotes: “Activate only once each turn”, "exiled with".
+_QUOTED_PHRASE = re.compile(r"""["“]([A-Za-z][^"“”\n]{0,80}?)["”]""")
+MAX_QUOTED = 8  # the most words of a quoted phrase that are taken as quoted
 # Short function words that only add noise to rule search (a smaller list than Whoosh's:
 # "not", "can", "may", "all", "each" change a rule's meaning and stay searchable).
 STOP_WORDS = frozenset(
@@ -100,8 +103,14 @@ def english_words(text: str) -> list[str]:
 
 
 def quoted_words(text: str) -> list[str]:
-    """The single words a text holds in quotes, lowercase, in order."""
-    return [w.lower() for w in _QUOTED.findall(text)]
+    """The words a text holds in quotes, lowercase, in order: single words in any quotes, and
+    the words of short phrases in double quotes."""
+    out = [w.lower() for w in _QUOTED.findall(text)]
+    for phrase in _QUOTED_PHRASE.findall(text):
+        words = english_words(phrase)
+        if 1 < len(words) <= MAX_QUOTED:
+            out.extend(words)
+    return list(dict.fromkeys(out))
 
 
 def quoted_zh(text: str) -> list[str]:

@@ -31,8 +31,9 @@ USERDICT = "userdict.txt"
 # 6: a rule number is one word; 7: definitions without the rule numbers they point at;
 # 8: the everyday English words the spelling corrector leaves as they are; 9: a power and
 # toughness ("+1/+1") is one word; 10: the Chinese words' sounds (sounds.json); 11: the single
-# words rules quote (“you”) as a field of their own; 12: and the Chinese ones (“你”)
-FORMAT = 12
+# words rules quote (“you”) as a field of their own; 12: and the Chinese ones (“你”); 13: and
+# the words of short quoted phrases (“Activate only once each turn”)
+FORMAT = 13
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
