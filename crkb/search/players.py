@@ -92,6 +92,9 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("stolen",): ("gained", "control"),
     ("lifegain",): ("gain", "life"),
     ("counterspell",): ("counter", "spell"),
+    ("clone",): ("copy",),  # "clone my creature": copy it
+    ("clones",): ("copies",),
+    ("cloned",): ("copied",),
     ("p", "t"): ("power", "toughness"),  # "p/t"
     ("1st",): ("first",),
     ("2nd",): ("second",),
@@ -211,6 +214,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     # 打瞬间, 丢一个法术: casting it (not 打生物 nor 打鹏洛客: hitting or attacking one)
     ("(?:打|丢)(?=(?:一个|一张|个|张)?(?:瞬间|法术|咒语))", "施放"),
     ("召唤病", "召唤失调"),  # summoning sickness
+    ("克隆", "复制"),  # cloning: copying
     ("跳过", "略过"),  # skip
     ("技能", "异能"),  # an ability
     ("亮出|翻开(?=给|让)", "展示"),  # reveal (翻开 alone may be turning face up)
