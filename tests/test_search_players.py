@@ -54,6 +54,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["2nd", "main"]) == ["second", "main"]
     assert rules_words_en(["can", "my", "flyer", "block"]) == ["can", "my", "flying", "block"]
     assert rules_words_en(["who", "goes", "first"]) == ["who", "starting", "player"]
+    assert rules_words_en(["which", "trigger", "goes", "first"])[2:] == ["goes", "first"]
     assert rules_words_en(["clone", "it"]) == ["copy", "it"]
     assert rules_words_zh("克隆一个生物") == "复制一个生物"
     bounced = rules_words_en(["bounced", "to", "my", "hand"])

@@ -108,9 +108,9 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("first", "striker"): ("first", "strike"),
     ("double", "striker"): ("double", "strike"),
     ("trampler",): ("trample",),
-    ("go", "first"): ("starting", "player"),  # who goes first: the starting player
-    ("goes", "first"): ("starting", "player"),
-    ("going", "first"): ("starting", "player"),
+    # who goes first: the starting player (not "which trigger goes first")
+    ("who", "goes", "first"): ("who", "starting", "player"),
+    ("who", "go", "first"): ("who", "starting", "player"),
     ("on", "the", "play"): ("starting", "player"),
     ("deck", "out"): ("draw", "from", "empty", "library"),
     ("decking",): ("draw", "from", "empty", "library"),
