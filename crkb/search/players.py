@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from crkb.search import numerals
+
 ALSO = 0.6  # how much the rules' word for a players' word the rules also use counts against it
 
 # Abbreviations and slang → the rules' words (whole words, lowercase; longest phrase first).
@@ -261,11 +263,8 @@ def rules_words_en(words: Sequence[str]) -> list[str]:
 def _many_players(pair: Sequence[str]) -> bool:
     """True for "4 player", "four players", "5 person": a game of more than two players."""
     count, who = pair
-    value = int(count) if count.isdigit() else _COUNTS.get(count, 0)
+    value = int(count) if count.isdigit() else numerals.EN_WORDS.get(count, 0)
     return value >= 3 and who in ("player", "players", "person", "people")
-
-
-_COUNTS = {"three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 
 
 def rewritten(

@@ -103,16 +103,19 @@ def char_spans(text: str, forms: Sequence[Sequence[str]]) -> list[list[tuple[int
     return out
 
 
+def _gain(text: str, pattern: re.Pattern[str], gain: float) -> float:
+    """1 + gain for a text the pattern finds something in, else 1: one signal's factor."""
+    return 1.0 + gain if pattern.search(text) else 1.0
+
+
 def states(text: str, lang: str) -> float:
     """1 + STATES for a rule that states a consequence or a definition, else 1."""
-    pattern = STATES_ZH if lang == "zh" else STATES_EN
-    return 1.0 + STATES if pattern.search(text) else 1.0
+    return _gain(text, STATES_ZH if lang == "zh" else STATES_EN, STATES)
 
 
 def counts(text: str, lang: str) -> float:
     """1 + COUNT for a rule that states a number, else 1."""
-    pattern = COUNT_ZH if lang == "zh" else COUNT_EN
-    return 1.0 + COUNT if pattern.search(text) else 1.0
+    return _gain(text, COUNT_ZH if lang == "zh" else COUNT_EN, COUNT)
 
 
 _IS = frozenset(["is", "ar", "mean"])  # stems of is, are, mean(s)
@@ -181,8 +184,7 @@ CONDITIONAL_ZH = re.compile(r"^(?:如果|若|当|一旦|每当)")
 
 def outcome(text: str, lang: str) -> float:
     """1 + OUTCOME for a rule that states a condition and its result ("If …, …"), else 1."""
-    pattern = CONDITIONAL_ZH if lang == "zh" else CONDITIONAL_EN
-    return 1.0 + OUTCOME if pattern.search(text) else 1.0
+    return _gain(text, CONDITIONAL_ZH if lang == "zh" else CONDITIONAL_EN, OUTCOME)
 
 
 # Rules that move a card to a zone: the answers to "where does it go".
@@ -197,8 +199,7 @@ MOVES_ZH = re.compile(r"置入|置于|放逐|移回|洗入|放进|放到|进入[
 
 def moves(text: str, lang: str) -> float:
     """1 + MOVES for a rule that puts a card in a zone, else 1."""
-    pattern = MOVES_ZH if lang == "zh" else MOVES_EN
-    return 1.0 + MOVES if pattern.search(text) else 1.0
+    return _gain(text, MOVES_ZH if lang == "zh" else MOVES_EN, MOVES)
 
 
 def early(number: str) -> float:
