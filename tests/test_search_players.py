@@ -91,6 +91,22 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("生物被杀了，对面池子里") == "生物被消灭了，对手法术力池中"
     assert rules_words_zh("弹回手再下场，回手") == "移回手再进入战场，移回手"
     assert rules_words_zh("巨人杀手") == "巨人杀手"  # a card's name
+    assert rules_words_zh("贴纸能贴到对手的生物上吗") == "贴纸能贴附到对手的生物上吗"  # a sticker
+    assert rules_words_zh("交换攻防") == "交换力量和防御力"
+    assert rules_words_zh("用替代卡代表双面牌，替代性效应") == "用辅助牌代表双面牌，替代性效应"
+    assert rules_words_zh("回血，扣血，解场，换手") == "获得生命，失去生命，消灭所有生物，再调度"
+    assert rules_words_zh("多人乱斗") == "多人游戏"
+    assert rules_words_en(["reanimate", "it"])[:3] == ["put", "onto", "battlefield"]
+    assert rules_words_en(["an", "edict", "effect"]) == ["an", "sacrifice", "effect"]
+    assert rules_words_en(["which", "one", "wins"]) == ["which", "takes", "precedence"]
+    assert rules_words_en(["a", "colored", "dot"]) == ["a", "color", "indicator"]
+    assert rules_words_en(["rearrange", "my", "graveyard"]) == [
+        "change",
+        "order",
+        "my",
+        "graveyard",
+    ]
+    assert rules_words_en(["a", "mana", "rock"]) == ["a", "artifact", "add", "mana"]
 
 
 def test_a_power_and_toughness_typed_without_its_slash_gets_it() -> None:
@@ -128,6 +144,26 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     assert numbers(s.search("draw from an empty deck", lang="en"))[0] == "100.3"
     # "stay" is the rules' "remain" / "retain"
     assert numbers(s.search("does a sprocket stay", lang="en"))[0] == "100.6"
+
+
+def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) -> None:
+    rows = [
+        ("101", "section", "The Magic Golden Rules", "The Magic Golden Rules"),
+        (
+            "101.2",
+            "rule",
+            "When a rule or effect allows or directs something to happen, and another effect "
+            "states that it can't happen, the \u201ccan't\u201d effect takes precedence.",
+            None,
+        ),
+        ("101.3", "rule", "Any part of an effect that can't happen is ignored.", None),
+        ("601", "section", "Casting Spells", "Casting Spells"),
+        ("601.1", "rule", "A player who can cast a spell wins priority back.", None),
+    ]
+    build_index(tmp_path / "index", [document("en", rows, [])], {})
+    s = Searcher(tmp_path / "index")
+    asked = "one effect says i can cast it and another says i can't, which one wins"
+    assert numbers(s.search(asked, lang="en"))[0] == "101.2"
 
 
 def test_a_game_of_more_than_two_players_is_a_multiplayer_game() -> None:

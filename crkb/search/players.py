@@ -145,6 +145,29 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("scoop",): ("concede",),
     ("scooped",): ("conceded",),
     ("topdeck",): ("top", "of", "library"),
+    ("edict",): ("sacrifice",),  # "an edict effect": each player sacrifices a creature
+    ("edicts",): ("sacrifice",),
+    # reanimating a creature: putting it onto the battlefield from a graveyard
+    ("reanimate",): ("put", "onto", "battlefield", "from", "graveyard"),
+    ("reanimates",): ("put", "onto", "battlefield", "from", "graveyard"),
+    ("reanimated",): ("put", "onto", "battlefield", "from", "graveyard"),
+    ("reanimating",): ("put", "onto", "battlefield", "from", "graveyard"),
+    ("artwork",): ("illustration",),
+    ("rearrange",): ("change", "order"),
+    ("rearranged",): ("changed", "order"),
+    ("reorder",): ("change", "order"),
+    ("reordered",): ("changed", "order"),
+    # "one effect says i can, another says i can't: which one wins": it takes precedence
+    ("which", "one", "wins"): ("which", "takes", "precedence"),
+    ("which", "wins"): ("which", "takes", "precedence"),
+    ("colored", "dot"): ("color", "indicator"),
+    ("color", "dot"): ("color", "indicator"),
+    ("colour", "dot"): ("color", "indicator"),
+    ("vanilla",): ("no", "abilities"),  # a vanilla creature: one with no abilities
+    ("mana", "dork"): ("creature", "add", "mana"),
+    ("mana", "dorks"): ("creatures", "add", "mana"),
+    ("mana", "rock"): ("artifact", "add", "mana"),
+    ("mana", "rocks"): ("artifacts", "add", "mana"),
 }
 _LONGEST = max(len(k) for k in EN_REWRITE)
 
@@ -156,6 +179,7 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "stay": ("remain", "retain"),  # "do the counters stay": are they retained
     "stays": ("remains", "retains"),
     "shown": ("revealed",),
+    "art": ("illustration",),  # "the art shows wings": the illustration
 }
 
 # Chinese players' words → the rules' (Simplified, after Traditional input is converted), in
@@ -178,7 +202,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("(?<![a-z])sbas?(?![a-z])", "状态动作"),
     ("(?<![a-z])pw(?![a-z])", "鹏洛客"),
     # a game of more players than two: 多人局, 四人局, 4人局 (the rules say 多人游戏)
-    ("(?:多|[三四五六七八3-8])人(?:局|对局|游戏|场)", "多人游戏"),
+    ("(?:多|[三四五六七八3-8])人(?:局|对局|游戏|场|乱斗)", "多人游戏"),
     ("(?:双|两|二|2)人(?:局|对局|场)", "双人游戏"),
     ("(?<![a-z])tokens?(?![a-z])", "衍生物"),
     ("(?<![a-z])fizzle[sd]?(?![a-z])", "目标均非法不会结算"),
@@ -190,6 +214,10 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("坟场(?!风暴)", "坟墓场"),
     ("墓地", "坟墓场"),
     ("吸血", "系命"),  # lifelink (before 血 alone)
+    ("(?:回|加)血", "获得生命"),  # gaining life
+    ("(?:掉|扣)血", "失去生命"),  # losing life
+    ("解场", "消灭所有生物"),  # a board wipe
+    ("(?:换手|重抽)", "再调度"),  # a mulligan
     ("血量", "生命"),
     ("(?<![混嗜])血(?!滴)", "生命"),
     ("法力", "法术力"),
@@ -217,6 +245,8 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("(?:打|丢)(?=(?:一个|一张|个|张)?(?:瞬间|法术|咒语))", "施放"),
     ("召唤病", "召唤失调"),  # summoning sickness
     ("克隆", "复制"),  # cloning: copying
+    ("攻防", "力量和防御力"),  # "交换攻防": power and toughness
+    ("替代(?:卡|牌)", "辅助牌"),  # a substitute card (not 替代性效应, a replacement effect)
     ("跳过", "略过"),  # skip
     ("技能", "异能"),  # an ability
     ("亮出|翻开(?=给|让)", "展示"),  # reveal (翻开 alone may be turning face up)
@@ -235,7 +265,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("以后", "之后"),  # after
     ("(?<![哪这那])里", "中"),  # in (坟墓场里: 坟墓场中), not 哪里 (where)
     ("身上", "上"),  # on it (它身上的指示物: the counters on it)
-    ("贴(?!附)", "贴附"),  # attached
+    ("贴(?![附纸])", "贴附"),  # attached (not 贴纸, a sticker)
     ("横(?=[一两几\\d]*[块张个]?地)", "横置"),  # "横地": tapping a land
     ("搜(?![寻证救括])", "搜寻"),  # "搜牌库": searching a library (not 搜证, collect evidence)
     # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)
