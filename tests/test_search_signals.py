@@ -154,6 +154,9 @@ def test_words_of_asking_and_known_inflections_are_not_spelling_mistakes(tmp_pat
     assert s.search("is it really getting beads", lang="en")["did_you_mean"] is None
     assert s.search("how is stacking working", lang="en")["did_you_mean"] is None
     assert s.search("trackng beads", lang="en")["did_you_mean"] == "tracking beads"  # a typo
+    # the suggestion is the query as typed with the typo put right: a players' word the
+    # search reads in the rules' words ("etb": enters the battlefield) is shown as typed
+    assert s.search("etb trackng", lang="en")["did_you_mean"] == "etb tracking"
     # an everyday English word the rules never use is a player's word, not a rules' word
     # misspelled: "wear" is not "bear", "runs" not "ruins" (listed when the index is built)
     assert s.search("when does a bead wear off", lang="en")["did_you_mean"] is None

@@ -853,10 +853,12 @@ class Searcher:
         return None
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
-        words = players.rules_words_en(analysis.english_words(players.slashed(q)))
+        typed = analysis.english_words(players.slashed(q))
+        words = players.rules_words_en(typed)
         fixed = [w if asking_en(w) else self.speller.correct(w) or w for w in words]
-        if fixed != words:
-            out["did_you_mean"] = " ".join(fixed)
+        if fixed != words:  # the words as typed, the mistyped ones put right (not "mana pool")
+            put = {w: f for w, f in zip(words, fixed, strict=True) if w != f}
+            out["did_you_mean"] = " ".join(put.get(w, w) for w in typed)
         quoted = quoted_en(q)
         asked = understand_en(fixed, lambda s: self._negations.get(s, ()), self._class_en, quoted)
         named = asked.content if asked.question else fixed
