@@ -96,6 +96,15 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("用替代卡代表双面牌，替代性效应") == "用辅助牌代表双面牌，替代性效应"
     assert rules_words_zh("回血，扣血，解场，换手") == "获得生命，失去生命，消灭所有生物，再调度"
     assert rules_words_zh("多人乱斗") == "多人游戏"
+    assert rules_words_zh("玩家的能力，攻击力，格挡，卡图") == "牌手的异能，力量，阻挡，图片"
+    assert rules_words_en(["a", "pro", "red", "walker"]) == [
+        "a",
+        "protection",
+        "from",
+        "red",
+        "planeswalker",
+    ]
+    assert rules_words_en(["go", "face"]) == ["attack", "player"]
     assert rules_words_en(["reanimate", "it"])[:3] == ["put", "onto", "battlefield"]
     assert rules_words_en(["an", "edict", "effect"]) == ["an", "sacrifice", "effect"]
     assert rules_words_en(["which", "one", "wins"]) == ["which", "takes", "precedence"]

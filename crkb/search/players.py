@@ -168,6 +168,18 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mana", "dorks"): ("creatures", "add", "mana"),
     ("mana", "rock"): ("artifact", "add", "mana"),
     ("mana", "rocks"): ("artifacts", "add", "mana"),
+    ("sack",): ("sacrifice",),
+    ("sacked",): ("sacrificed",),
+    ("walker",): ("planeswalker",),
+    ("walkers",): ("planeswalkers",),
+    ("go", "face"): ("attack", "player"),  # attacking the player, not a planeswalker
+    ("discard", "pile"): ("graveyard",),
+    ("london", "mulligan"): ("mulligan",),
+    ("pro", "white"): ("protection", "from", "white"),  # "a pro-red creature"
+    ("pro", "blue"): ("protection", "from", "blue"),
+    ("pro", "black"): ("protection", "from", "black"),
+    ("pro", "red"): ("protection", "from", "red"),
+    ("pro", "green"): ("protection", "from", "green"),
 }
 _LONGEST = max(len(k) for k in EN_REWRITE)
 
@@ -246,6 +258,11 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("召唤病", "召唤失调"),  # summoning sickness
     ("克隆", "复制"),  # cloning: copying
     ("攻防", "力量和防御力"),  # "交换攻防": power and toughness
+    ("攻击力", "力量"),  # power (the rules say 攻击力 only in two leveler rules)
+    ("格挡", "阻挡"),  # block
+    ("玩家", "牌手"),  # a player
+    ("能力", "异能"),  # an ability
+    ("卡图", "图片"),  # the illustration
     ("替代(?:卡|牌)", "辅助牌"),  # a substitute card (not 替代性效应, a replacement effect)
     ("跳过", "略过"),  # skip
     ("技能", "异能"),  # an ability
