@@ -240,7 +240,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("反制", "反击"),  # countering a spell
     ("旅法师", "鹏洛客"),  # a planeswalker's name in older translations
     ("双击", "连击"),  # double strike
-    ("(?<!阻)挡", "阻挡"),  # block
+    ("(?<!阻)格?挡", "阻挡"),  # block (格挡 too)
     ("投降", "认输"),  # concede
     ("(?:摧毁|破坏)", "消灭"),  # destroy
     ("(?:死掉|阵亡)", "死去"),  # dies
@@ -259,7 +259,6 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("克隆", "复制"),  # cloning: copying
     ("攻防", "力量和防御力"),  # "交换攻防": power and toughness
     ("攻击力", "力量"),  # power (the rules say 攻击力 only in two leveler rules)
-    ("格挡", "阻挡"),  # block
     ("玩家", "牌手"),  # a player
     ("能力", "异能"),  # an ability
     ("卡图", "图片"),  # the illustration
