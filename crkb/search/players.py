@@ -262,6 +262,11 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("玩家", "牌手"),  # a player
     ("能力", "异能"),  # an ability
     ("卡图", "图片"),  # the illustration
+    ("指挥区", "统帅区"),  # the command zone (指挥官's zone)
+    ("(?<!神)偷(?:走|来)?", "获得操控权"),  # stealing: gaining control (as "steal"; 神偷 is a card)
+    ("退出(?:游戏)?", "离开游戏"),  # leaving the game
+    ("解掉", "消灭"),  # removed: destroyed
+    ("拆(?:掉|了)", "消灭了"),  # "神器被拆了": destroyed
     ("替代(?:卡|牌)", "辅助牌"),  # a substitute card (not 替代性效应, a replacement effect)
     ("跳过", "略过"),  # skip
     ("技能", "异能"),  # an ability
