@@ -107,6 +107,8 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["go", "face"]) == ["attack", "player"]
     assert rules_words_zh("指挥区的牌被偷走，神偷") == "统帅区的牌被获得操控权，神偷"
     assert rules_words_zh("有人退出，神器被拆了，被解掉") == "有人离开游戏，神器被消灭了，被消灭"
+    assert rules_words_zh("主阶段吃了3点伤害，吃饭") == "行动阶段受到3点伤害，吃饭"
+    assert rules_words_zh("复活，检索") == "从坟墓场放进战场，搜寻"
     assert rules_words_en(["reanimate", "it"])[:3] == ["put", "onto", "battlefield"]
     assert rules_words_en(["an", "edict", "effect"]) == ["an", "sacrifice", "effect"]
     assert rules_words_en(["which", "one", "wins"]) == ["which", "takes", "precedence"]

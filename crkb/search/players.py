@@ -263,6 +263,10 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("能力", "异能"),  # an ability
     ("卡图", "图片"),  # the illustration
     ("指挥区", "统帅区"),  # the command zone (指挥官's zone)
+    ("主阶段", "行动阶段"),  # a main phase
+    ("吃(?:了)?(?=[\\d一二三四五六七八九十两几多少]*点)", "受到"),  # "吃了3点伤害": dealt damage
+    ("复活", "从坟墓场放进战场"),  # reanimating
+    ("检索", "搜寻"),  # a tutor: searching a library
     ("(?<!神)偷(?:走|来)?", "获得操控权"),  # stealing: gaining control (as "steal"; 神偷 is a card)
     ("退出(?:游戏)?", "离开游戏"),  # leaving the game
     ("解掉", "消灭"),  # removed: destroyed
