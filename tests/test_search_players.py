@@ -155,8 +155,9 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     hits = numbers(s.search("deck", lang="en"))
     assert hits[0] == "100.4" and "100.3" in hits
     assert numbers(s.search("draw from an empty deck", lang="en"))[0] == "100.3"
-    # "stay" is the rules' "remain" / "retain"
+    # "stay" is the rules' "remain" / "retain", and so is "keep"
     assert numbers(s.search("does a sprocket stay", lang="en"))[0] == "100.6"
+    assert numbers(s.search("does the widget keep its sprocket", lang="en"))[0] == "100.6"
 
 
 def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) -> None:

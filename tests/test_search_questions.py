@@ -165,6 +165,14 @@ def test_at_the_same_time_meets_simultaneously() -> None:
     assert len(understand_en(["end", "time"]).terms[-1].forms) == 1
 
 
+def test_come_back_meets_return_and_go_off_meets_trigger() -> None:
+    back = understand_en(["does", "it", "come", "back"]).terms[-1]
+    assert stem("return") in dict(back.forms)
+    off = understand_en(["does", "the", "ability", "go", "off"]).terms[-1]
+    assert stem("trigger") in dict(off.forms)
+    assert len(understand_en(["back", "off"]).terms[-1].forms) == 1
+
+
 def test_proximity_prefers_words_side_by_side() -> None:
     together = ranking.proximity([[(3, 4)], [(4, 5)]], 2)
     apart = ranking.proximity([[(0, 1)], [(20, 21)]], 2)

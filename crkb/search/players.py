@@ -192,6 +192,12 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "stays": ("remains", "retains"),
     "shown": ("revealed",),
     "art": ("illustration",),  # "the art shows wings": the illustration
+    "keep": ("retain",),  # "does it keep its counters": are they retained
+    "keeps": ("retains",),
+    "kept": ("retained",),
+    "pick": ("choose",),
+    "picks": ("chooses",),
+    "picked": ("chose", "chosen"),
 }
 
 # Chinese players' words → the rules' (Simplified, after Traditional input is converted), in

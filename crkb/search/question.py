@@ -258,6 +258,12 @@ EN_MODALS: dict[str, tuple[str, ...]] = {"can": ("may",), "could": ("may",), "ma
 EN_PHRASES: dict[tuple[str, str], str] = {
     ("same", "time"): "simultaneously",
     ("right", "away"): "immediately",
+    ("come", "back"): "return",  # "does it come back": is it returned
+    ("comes", "back"): "returns",
+    ("came", "back"): "returned",
+    ("go", "off"): "trigger",  # "does the ability go off": does it trigger
+    ("goes", "off"): "triggers",
+    ("went", "off"): "triggered",
 }
 FAMILY = 0.8  # how much a word of the same family counts against the word itself
 
