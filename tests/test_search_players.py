@@ -102,7 +102,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
         "protection",
         "from",
         "red",
-        "planeswalker",
+        "walker",  # a Walker token too: the word stays, and also meets "planeswalker"
     ]
     assert rules_words_en(["go", "face"]) == ["attack", "player"]
     assert rules_words_zh("指挥区的牌被偷走，神偷") == "统帅区的牌被获得操控权，神偷"

@@ -170,8 +170,6 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mana", "rocks"): ("artifacts", "add", "mana"),
     ("sack",): ("sacrifice",),
     ("sacked",): ("sacrificed",),
-    ("walker",): ("planeswalker",),
-    ("walkers",): ("planeswalkers",),
     ("go", "face"): ("attack", "player"),  # attacking the player, not a planeswalker
     ("discard", "pile"): ("graveyard",),
     ("london", "mulligan"): ("mulligan",),
@@ -192,6 +190,8 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "stays": ("remains", "retains"),
     "shown": ("revealed",),
     "art": ("illustration",),  # "the art shows wings": the illustration
+    "walker": ("planeswalker",),  # a Walker is a token too (111.10d)
+    "walkers": ("planeswalkers",),
     "keep": ("retain",),  # "does it keep its counters": are they retained
     "keeps": ("retains",),
     "kept": ("retained",),
