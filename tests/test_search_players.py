@@ -19,7 +19,7 @@ EN = [
     ("100.4", "rule", "A deck holds sixty widgets.", None),
     ("100.5", "rule", "Destroy a widget only at night; a will decides it.", None),
     ("100.6", "rule", "A sprocket is retained when its widget moves.", None),
-    ("100.7", "rule", "A sprocket turns twice a day.", None),
+    ("100.7", "rule", "A sprocket turns twice a day, in the order of its teeth.", None),
 ]
 ZH = [
     ("100", "section", "小玩意", "小玩意"),
@@ -55,7 +55,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["can", "my", "flyer", "block"]) == ["can", "my", "flying", "block"]
     assert rules_words_en(["who", "goes", "first"]) == ["who", "starting", "player"]
     assert rules_words_en(["which", "trigger", "goes", "first"])[2:] == ["goes", "first"]
-    assert rules_words_en(["clone", "it"]) == ["copy", "it"]
+    assert rules_words_en(["clone", "it"]) == ["clone", "it"]  # Clone is a card the rules cite
     assert rules_words_zh("克隆一个生物") == "复制一个生物"
     bounced = rules_words_en(["bounced", "to", "my", "hand"])
     assert bounced == ["returned", "to", "my", "hand"]  # no second "to hand"
@@ -158,6 +158,8 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     # "stay" is the rules' "remain" / "retain", and so is "keep"
     assert numbers(s.search("does a sprocket stay", lang="en"))[0] == "100.6"
     assert numbers(s.search("does the widget keep its sprocket", lang="en"))[0] == "100.6"
+    # a word the rules use rarely ("reordered", once) also meets their usual word ("order")
+    assert numbers(s.search("reordered sprocket", lang="en"))[0] == "100.7"
 
 
 def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) -> None:

@@ -94,9 +94,6 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("stolen",): ("gained", "control"),
     ("lifegain",): ("gain", "life"),
     ("counterspell",): ("counter", "spell"),
-    ("clone",): ("copy",),  # "clone my creature": copy it
-    ("clones",): ("copies",),
-    ("cloned",): ("copied",),
     ("p", "t"): ("power", "toughness"),  # "p/t"
     ("1st",): ("first",),
     ("2nd",): ("second",),
@@ -155,8 +152,6 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("artwork",): ("illustration",),
     ("rearrange",): ("change", "order"),
     ("rearranged",): ("changed", "order"),
-    ("reorder",): ("change", "order"),
-    ("reordered",): ("changed", "order"),
     # "one effect says i can, another says i can't: which one wins": it takes precedence
     ("which", "one", "wins"): ("which", "takes", "precedence"),
     ("which", "wins"): ("which", "takes", "precedence"),
@@ -192,6 +187,11 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "art": ("illustration",),  # "the art shows wings": the illustration
     "walker": ("planeswalker",),  # a Walker is a token too (111.10d)
     "walkers": ("planeswalkers",),
+    "clone": ("copy",),  # "clone my creature": copy it (Clone is a card the rules cite)
+    "clones": ("copies",),
+    "cloned": ("copied",),
+    "reorder": ("order",),  # the rules say "reordered" once (701.20d), "order" often
+    "reordered": ("order",),
     "keep": ("retain",),  # "does it keep its counters": are they retained
     "keeps": ("retains",),
     "kept": ("retained",),
