@@ -91,6 +91,11 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("生物被杀了，对面池子里") == "生物被消灭了，对手法术力池中"
     assert rules_words_zh("弹回手再下场，回手") == "移回手再进入战场，移回手"
     assert rules_words_zh("巨人杀手") == "巨人杀手"  # a card's name
+    # the rules' own words that hold a players' word: Offering, Vampire, a meld pair, upright
+    assert rules_words_zh("献祭异能，献祭一个生物") == "献祭异能，牺牲一个生物"
+    assert rules_words_zh("吸血鬼，吸血") == "吸血鬼，系命"
+    assert rules_words_zh("融合牌组，卡组") == "融合牌组，套牌"
+    assert rules_words_zh("竖向，竖起来") == "竖向，重置"
     assert rules_words_zh("贴纸能贴到对手的生物上吗") == "贴纸能贴附到对手的生物上吗"  # a sticker
     assert rules_words_zh("交换攻防") == "交换力量和防御力"
     assert rules_words_zh("用替代卡代表双面牌，替代性效应") == "用辅助牌代表双面牌，替代性效应"

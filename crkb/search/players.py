@@ -203,7 +203,7 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
 # Chinese players' words → the rules' (Simplified, after Traditional input is converted), in
 # order: a longer word before a word inside it (吸血 before 血). A pattern keeps clear of the
 # rules' own words that hold it: 轮抽 (a draft), 坟场风暴 (Gravestorm),
-# 混血 (hybrid), 嗜血 (bloodthirst), 血滴 (a Blood token).
+# 混血 (hybrid), 嗜血 (bloodthirst), 血滴 (a Blood token), 吸血鬼 (Vampire), 血激 (bloodrush).
 ZH_REWRITE: tuple[tuple[str, str], ...] = (
     # an A-not-A question is a yes-no question: 能不能 → 能吗, 算不算 → 算吗, 抓不抓 → 抓吗
     # (jieba cuts 能不能 as 能 / 不能, and 不能 would be asked for as a word)
@@ -227,22 +227,23 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("弹回(?=手)", "移回"),  # bounced to a hand (弹回 alone is the keyword Rebound)
     ("抽(?:牌|卡)", "抓牌"),
     ("(?<!轮)抽(?!选)", "抓"),
-    ("(?:卡组|牌组|套组)", "套牌"),
+    ("(?<!融合)(?:卡组|牌组|套组)", "套牌"),  # not a 融合牌组 (a meld pair)
     ("牌堆", "牌库"),
     ("坟场(?!风暴)", "坟墓场"),
-    ("墓地", "坟墓场"),
-    ("吸血", "系命"),  # lifelink (before 血 alone)
+    ("墓地(?!鼠)", "坟墓场"),  # not 墓地鼠群, a card
+    ("吸血(?!鬼)", "系命"),  # lifelink (before 血 alone; 吸血鬼 is Vampire)
     ("(?:回|加)血", "获得生命"),  # gaining life
     ("(?:掉|扣)血", "失去生命"),  # losing life
     ("解场", "消灭所有生物"),  # a board wipe
     ("(?:换手|重抽)", "再调度"),  # a mulligan
     ("血量", "生命"),
-    ("(?<![混嗜])血(?!滴)", "生命"),
+    ("(?<![混嗜吸野])血(?![滴鬼蛭激族])", "生命"),
     ("法力", "法术力"),
     ("(?:进场|入场)", "进入战场"),
     ("离场", "离开战场"),
     ("状态(?:检查|检定)", "状态动作"),
-    ("献祭", "牺牲"),
+    # sacrificing one (献祭 alone is the keyword Offering, 702.48)
+    ("献祭(?=[一两二三几掉了个这那它其我你他所])", "牺牲"),
     ("反制", "反击"),  # countering a spell
     ("旅法师", "鹏洛客"),  # a planeswalker's name in older translations
     ("双击", "连击"),  # double strike
@@ -265,7 +266,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("克隆", "复制"),  # cloning: copying
     ("攻防", "力量和防御力"),  # "交换攻防": power and toughness
     ("攻击力", "力量"),  # power (the rules say 攻击力 only in two leveler rules)
-    ("玩家", "牌手"),  # a player
+    ("玩家", "牌手"),  # a player (玩家 is also the creature type Gamer, which nobody asks about)
     ("能力", "异能"),  # an ability
     ("卡图", "图片"),  # the illustration
     ("指挥区", "统帅区"),  # the command zone (指挥官's zone)
@@ -283,7 +284,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("亮出|翻开(?=给|让)", "展示"),  # reveal (翻开 alone may be turning face up)
     ("死亡", "死去"),  # dies
     ("抵销", "反击"),  # countering a spell
-    ("竖(?:起来)?", "重置"),  # untap
+    ("竖(?!向)(?:起来)?", "重置"),  # untap (not 竖向, upright)
     ("回应", "响应"),  # responding
     ("堆?栈", "堆叠"),  # the stack (堆栈, 栈)
     ("计数器", "指示物"),  # counters
