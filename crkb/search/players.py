@@ -167,7 +167,6 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("sacked",): ("sacrificed",),
     ("go", "face"): ("attack", "player"),  # attacking the player, not a planeswalker
     ("discard", "pile"): ("graveyard",),
-    ("london", "mulligan"): ("mulligan",),
     ("pro", "white"): ("protection", "from", "white"),  # "a pro-red creature"
     ("pro", "blue"): ("protection", "from", "blue"),
     ("pro", "black"): ("protection", "from", "black"),
@@ -297,7 +296,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("以后", "之后"),  # after
     ("(?<![哪这那])里", "中"),  # in (坟墓场里: 坟墓场中), not 哪里 (where)
     ("身上", "上"),  # on it (它身上的指示物: the counters on it)
-    ("贴(?![附纸])", "贴附"),  # attached (not 贴纸, a sticker)
+    ("(?<!贴纸)贴(?![附纸]|.?贴纸)", "贴附"),  # attached (not a sticker's: 贴纸, 贴上贴纸)
     ("横(?=[一两几\\d]*[块张个]?地)", "横置"),  # "横地": tapping a land
     ("搜(?![寻证救括])", "搜寻"),  # "搜牌库": searching a library (not 搜证, collect evidence)
     # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)
