@@ -145,10 +145,10 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("edict",): ("sacrifice",),  # "an edict effect": each player sacrifices a creature
     ("edicts",): ("sacrifice",),
     # reanimating a creature: putting it onto the battlefield from a graveyard
-    ("reanimate",): ("put", "onto", "battlefield", "from", "graveyard"),
-    ("reanimates",): ("put", "onto", "battlefield", "from", "graveyard"),
-    ("reanimated",): ("put", "onto", "battlefield", "from", "graveyard"),
-    ("reanimating",): ("put", "onto", "battlefield", "from", "graveyard"),
+    **dict.fromkeys(
+        [("reanimate",), ("reanimates",), ("reanimated",), ("reanimating",)],
+        ("put", "onto", "battlefield", "from", "graveyard"),
+    ),
     ("artwork",): ("illustration",),
     ("rearrange",): ("change", "order"),
     ("rearranged",): ("changed", "order"),
@@ -167,11 +167,8 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("sacked",): ("sacrificed",),
     ("go", "face"): ("attack", "player"),  # attacking the player, not a planeswalker
     ("discard", "pile"): ("graveyard",),
-    ("pro", "white"): ("protection", "from", "white"),  # "a pro-red creature"
-    ("pro", "blue"): ("protection", "from", "blue"),
-    ("pro", "black"): ("protection", "from", "black"),
-    ("pro", "red"): ("protection", "from", "red"),
-    ("pro", "green"): ("protection", "from", "green"),
+    # "a pro-red creature": protection from red
+    **{("pro", c): ("protection", "from", c) for c in ("white", "blue", "black", "red", "green")},
 }
 _LONGEST = max(len(k) for k in EN_REWRITE)
 
@@ -270,13 +267,13 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("卡图", "图片"),  # the illustration
     ("指挥区", "统帅区"),  # the command zone (指挥官's zone)
     ("主阶段", "行动阶段"),  # a main phase
-    ("吃(?:了)?(?=[\\d一二三四五六七八九十两几多少]*点)", "受到"),  # "吃了3点伤害": dealt damage
+    ("吃了?(?=[\\d一二三四五六七八九十两几多少]*点)", "受到"),  # "吃了3点伤害": dealt damage
     ("复活", "从坟墓场放进战场"),  # reanimating
     ("检索", "搜寻"),  # a tutor: searching a library
     ("(?<!神)偷(?:走|来)?", "获得操控权"),  # stealing: gaining control (as "steal"; 神偷 is a card)
     ("退出(?:游戏)?", "离开游戏"),  # leaving the game
     ("解掉", "消灭"),  # removed: destroyed
-    ("拆(?:掉|了)", "消灭了"),  # "神器被拆了": destroyed
+    ("拆(?=掉|了)", "消灭"),  # "神器被拆了": destroyed
     ("替代(?:卡|牌)", "辅助牌"),  # a substitute card (not 替代性效应, a replacement effect)
     ("跳过", "略过"),  # skip
     ("技能", "异能"),  # an ability
