@@ -171,6 +171,8 @@ def test_come_back_meets_return_and_go_off_meets_trigger() -> None:
     off = understand_en(["does", "the", "ability", "go", "off"]).terms[-1]
     assert stem("trigger") in dict(off.forms)
     assert len(understand_en(["back", "off"]).terms[-1].forms) == 1
+    fall = understand_en(["does", "the", "aura", "fall", "off"]).terms[-1]
+    assert stem("unattached") in dict(fall.forms)
 
 
 def test_proximity_prefers_words_side_by_side() -> None:

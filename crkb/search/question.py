@@ -264,6 +264,12 @@ EN_PHRASES: dict[tuple[str, str], str] = {
     ("go", "off"): "trigger",  # "does the ability go off": does it trigger
     ("goes", "off"): "triggers",
     ("went", "off"): "triggered",
+    ("fall", "off"): "unattached",  # "does the aura fall off": does it become unattached
+    ("falls", "off"): "unattached",
+    ("fell", "off"): "unattached",
+    ("put", "back"): "return",
+    ("get", "back"): "return",
+    ("gets", "back"): "returns",
 }
 FAMILY = 0.8  # how much a word of the same family counts against the word itself
 
