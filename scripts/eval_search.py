@@ -4,7 +4,8 @@ Usage: eval_search.py [--queries PATH]... [--index DIR] [--corpus DIR] [--misses
 Without --queries, the shared keyword and question files, crkb's own held-out questions
 (tests/fixtures/search_heldout.tsv) and its unseen ones (tests/fixtures/search_unseen.tsv, which
 scripts/train_search.py never learns from) are measured. Without --index, an index of the archive's
-plain-text releases is built in a temporary folder. A hit counts when its rule number is a listed
+plain-text releases is built in a temporary folder (with no ../shared/corpus, the served build's
+index is read: run `make run` or `crkb build` first). A hit counts when its rule number is a listed
 one or a lettered subrule of one (702.19 listed: 702.19b counts).
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from crkb.errors import CrkbError  # noqa: E402
 from crkb.search.engine import Searcher  # noqa: E402
 
 TRAINING_FILES = (
@@ -111,7 +113,17 @@ def evaluate(searcher: Searcher, rows: list[Judged]) -> Report:
 
 
 def open_searcher(index: Path | None, corpus: Path, tmp: Path) -> Searcher:
-    """The index given, or one built from the corpus into `tmp` (which must outlive the use)."""
+    """The index given, or one built from the corpus into `tmp` (which must outlive the use),
+    or, with no corpus beside the project (a fresh clone), the served build's (`make run`)."""
+    if index is None and not (corpus / "en" / "txt").is_dir():
+        from crkb import config
+        from crkb.errors import StoreError
+        from crkb.store.location import current_build
+
+        try:
+            index = current_build(config.data_dir()) / "index"
+        except StoreError as e:
+            raise NoIndex(f"--corpus: no releases in {corpus}, and {e} (or give --index)") from None
     if index is None:
         from crkb.search.archive import load_documents, term_map
         from crkb.search.index import build_index
@@ -120,6 +132,10 @@ def open_searcher(index: Path | None, corpus: Path, tmp: Path) -> Searcher:
         index = tmp / "index"
         build_index(index, docs, term_map(docs, corpus))
     return Searcher(index)
+
+
+class NoIndex(CrkbError):
+    """Nothing to measure: no index given, no corpus to build one from, no served build."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,7 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = args.queries or [f for f in DEFAULT_FILES if f.exists()]
     with tempfile.TemporaryDirectory() as tmp:
-        searcher = open_searcher(args.index, args.corpus, Path(tmp))
+        try:
+            searcher = open_searcher(args.index, args.corpus, Path(tmp))
+        except CrkbError as e:
+            print(f"eval_search: {e}", file=sys.stderr)
+            return 2
         reports = [(f, evaluate(searcher, read_queries(f))) for f in files]
     for f, report in reports:
         print(f"== {f.name}")

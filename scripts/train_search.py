@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from eval_search import TRAINING_FILES, Judged, open_searcher, read_queries, relevant  # noqa: E402
 
+from crkb.errors import CrkbError  # noqa: E402
 from crkb.search.engine import Searcher  # noqa: E402
 from crkb.search.weights import LEARNED, log_factors  # noqa: E402
 
@@ -123,7 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = args.queries or [f for f in TRAINING_FILES if f.exists()]
     with tempfile.TemporaryDirectory() as tmp:
-        cases = load_cases(open_searcher(args.index, args.corpus, Path(tmp)), files)
+        try:
+            searcher = open_searcher(args.index, args.corpus, Path(tmp))
+        except CrkbError as e:
+            print(f"train_search: {e}", file=sys.stderr)
+            return 2
+        cases = load_cases(searcher, files)
     shipped = {k: float(v) for k, v in LEARNED.items()}
     report(cases, [rank(c, shipped) for c in cases], "weights as shipped")
     # Learning starts with the weights it learns switched off, so that the cross-validated

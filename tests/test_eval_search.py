@@ -1,0 +1,36 @@
+"""scripts/eval_search.py on a fresh clone: with no ../shared/corpus it reads the served build."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import eval_search  # noqa: E402
+
+
+def test_with_no_corpus_and_no_build_it_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CRKB_DATA", str(tmp_path / "data"))
+    assert eval_search.main(["--corpus", str(tmp_path / "none"), "--no-misses"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--corpus" in err and "crkb build" in err
+
+
+def test_with_no_corpus_it_measures_the_served_build(
+    archive_build: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    judged = tmp_path / "judged.tsv"
+    judged.write_text("k1\ten\ttrample\t702.19\tkeyword\n", encoding="utf-8")
+    monkeypatch.setenv("CRKB_DATA", str(archive_build))
+    argv = ["--corpus", str(tmp_path / "none"), "--queries", str(judged), "--no-misses"]
+    assert eval_search.main(argv) == 0
+    assert "en   n=  1  MRR@10=1.000  recall@5=1.000" in capsys.readouterr().out
