@@ -114,6 +114,9 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("有人退出，神器被拆了，被解掉") == "有人离开游戏，神器被消灭了，被消灭"
     assert rules_words_zh("主阶段吃了3点伤害，吃饭") == "行动阶段受到3点伤害，吃饭"
     assert rules_words_zh("复活，检索") == "从坟墓场放进战场，搜寻"
+    assert rules_words_zh("摸一张牌，丢两张牌，丢一个瞬间") == "抓一张牌，弃两张牌，施放一个瞬间"
+    assert rules_words_zh("横着的生物，发动异能，关键词") == "横置着的生物，起动异能，关键字"
+    assert rules_words_zh("生物类型，副类型，无限循环，平局") == "生物类别，副类别，循环，平手"
     assert rules_words_en(["reanimate", "it"])[:3] == ["put", "onto", "battlefield"]
     assert rules_words_en(["an", "edict", "effect"]) == ["an", "sacrifice", "effect"]
     assert rules_words_en(["which", "one", "wins"]) == ["which", "takes", "precedence"]

@@ -270,6 +270,14 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("吃了?(?=[\\d一二三四五六七八九十两几多少]*点)", "受到"),  # "吃了3点伤害": dealt damage
     ("复活", "从坟墓场放进战场"),  # reanimating
     ("检索", "搜寻"),  # a tutor: searching a library
+    ("摸(?=[一两几\\d]*张?牌)", "抓"),  # "摸一张牌": drawing one
+    ("丢(?=[一两几\\d]*张?牌)", "弃"),  # "丢两张牌": discarding them
+    ("横(?=掉|了|着)", "横置"),  # "横着的生物": a tapped creature
+    ("(?:发动|启动)", "起动"),  # activating an ability
+    ("(生物|副)类型", "\\1类别"),  # a creature type, a subtype
+    ("关键词", "关键字"),  # a keyword
+    ("无限(?:连|循环)", "循环"),  # an infinite loop
+    ("平局", "平手"),  # a draw
     ("(?<!神)偷(?:走|来)?", "获得操控权"),  # stealing: gaining control (as "steal"; 神偷 is a card)
     ("退出(?:游戏)?", "离开游戏"),  # leaving the game
     ("解掉", "消灭"),  # removed: destroyed
