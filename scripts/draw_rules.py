@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import string
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -32,6 +33,11 @@ JUDGED = [
 RULE = re.compile(r"^(\d{3}\.\d+[a-z]?)\.? (.+)")
 CITED = re.compile(r"\b\d{3}\.\d+[a-z]?")
 SHORTEST = 40  # characters: a shorter rule is a heading or a stub, not something asked about
+
+
+def unlettered(number: str) -> str:
+    """The rule a subrule belongs to (702.19 for 702.19b), or the rule itself."""
+    return number.rstrip(string.ascii_lowercase)
 
 
 def numbered(path: Path) -> dict[str, str]:
@@ -53,7 +59,7 @@ def cited(files: Iterable[Path]) -> set[str]:
             if line.startswith("#") or not line.strip():
                 continue
             for n in CITED.findall(line):
-                out |= {n, n.rstrip("abcdefghijklmnopqrstuvwxyz")}
+                out |= {n, unlettered(n)}
     return out
 
 
@@ -61,15 +67,11 @@ def draw(
     en: dict[str, str], zh: dict[str, str], used: set[str], seed: int, count: int
 ) -> list[str]:
     """2 × count rule numbers, one per rule of the second level (702.19 for 702.19b)."""
-    pool = sorted(
-        n
-        for n in en
-        if n in zh and n not in used and n.rstrip("abcdefghijklmnopqrstuvwxyz") not in used
-    )
+    pool = sorted(n for n in en if n in zh and n not in used and unlettered(n) not in used)
     picked: list[str] = []
     seen: set[str] = set()
     for n in random.Random(seed).sample(pool, min(len(pool), 60)):
-        head = n.rstrip("abcdefghijklmnopqrstuvwxyz")
+        head = unlettered(n)
         if head not in seen:
             seen.add(head)
             picked.append(n)

@@ -112,6 +112,10 @@ def evaluate(searcher: Searcher, rows: list[Judged]) -> Report:
     return report
 
 
+class NoIndex(CrkbError):
+    """Nothing to measure: no index given, no corpus to build one from, no served build."""
+
+
 def open_searcher(index: Path | None, corpus: Path, tmp: Path) -> Searcher:
     """The index given, or one built from the corpus into `tmp` (which must outlive the use),
     or, with no corpus beside the project (a fresh clone), the served build's (`make run`)."""
@@ -132,10 +136,6 @@ def open_searcher(index: Path | None, corpus: Path, tmp: Path) -> Searcher:
         index = tmp / "index"
         build_index(index, docs, term_map(docs, corpus))
     return Searcher(index)
-
-
-class NoIndex(CrkbError):
-    """Nothing to measure: no index given, no corpus to build one from, no served build."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ import struct
 import sys
 import threading
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -890,7 +891,7 @@ class Searcher:
             question=asked.question,
             asks_can=bool(fixed) and fixed[0].lower() in ASK_CAN_EN,
             topics=topics.named_en(asked.content, lambda k: self._titled("en", k, o)),
-            quoted=tuple(Term(s, ((s, 1.0),)) for s in sorted({analysis.stem(w) for w in quoted})),
+            quoted=_exact(analysis.stem(w) for w in quoted),
         )
         marks = tuple(f for t in asked.terms for f, _x in t.forms)
         return Plan(pinned, plan, Needles("en", stems=marks))
@@ -948,7 +949,7 @@ class Searcher:
             wants_zone=asked.wants_zone,
             question=asked.question,
             asks_can=asks_can_zh(q),
-            quoted=tuple(Term(w, ((w, 1.0),)) for w in sorted(quoted)),
+            quoted=_exact(quoted),
             topics=topics.named_zh(
                 "".join(asked.content),
                 self.titles.get("zh", {}),
@@ -1099,6 +1100,11 @@ class Searcher:
         if f.cur and f.cur != f.number:
             hit["current_number"] = f.cur
         return hit
+
+
+def _exact(texts: Iterable[str]) -> tuple[Term, ...]:
+    """Terms met only as written (the words a query quotes), once each, in a stable order."""
+    return tuple(Term(t, ((t, 1.0),)) for t in sorted(set(texts)))
 
 
 _CHAPTER_COMMON = re.compile("游戏|规则")  # words of chapter titles most questions hold
