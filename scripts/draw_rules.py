@@ -9,7 +9,8 @@ A rule is drawn from those numbered alike in both texts whose text is over 40 ch
 --exclude adds judged files whose cited rules (and their parents) are left out, to the shared
 and crkb's own judged files. A draw depends on what those files cite when it is made: batches
 e (--seed 20261129) and f (--seed 20261130 --exclude batch e's lines) were drawn with the judged
-files of 16e7084, and a checkout of that commit with this script beside it draws them again.
+files of 16e7084, and a checkout of that commit with this script beside it draws them again;
+batches g (--seed 20261131) and k (--seed 20261132 --exclude g's lines) with those of 2be9ce0.
 """
 
 from __future__ import annotations
