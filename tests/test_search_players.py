@@ -20,6 +20,7 @@ EN = [
     ("100.5", "rule", "Destroy a widget only at night; a will decides it.", None),
     ("100.6", "rule", "A sprocket is retained when its widget moves.", None),
     ("100.7", "rule", "A sprocket turns twice a day, in the order of its teeth.", None),
+    ("100.8", "rule", "If an exchange of widgets can't be completed, none of it happens.", None),
 ]
 ZH = [
     ("100", "section", "小玩意", "小玩意"),
@@ -53,7 +54,6 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     ]
     assert rules_words_en(["2nd", "main"]) == ["second", "main"]
     assert rules_words_en(["can", "my", "flyer", "block"]) == ["can", "my", "flying", "block"]
-    assert rules_words_en(["who", "goes", "first"]) == ["who", "starting", "player"]
     assert rules_words_en(["which", "trigger", "goes", "first"])[2:] == ["goes", "first"]
     assert rules_words_en(["clone", "it"]) == ["clone", "it"]  # Clone is a card the rules cite
     assert rules_words_zh("克隆一个生物") == "复制一个生物"
@@ -128,6 +128,16 @@ def test_players_words_are_put_in_the_rules_words() -> None:
         "graveyard",
     ]
     assert rules_words_en(["a", "mana", "rock"]) == ["a", "artifact", "add", "mana"]
+    assert rules_words_zh("构筑套牌，白天，重开") == "构组套牌，白昼，重新开始"
+    assert rules_words_zh("闪烁") == "放逐后移回战场"  # blinking a creature
+    # who goes first: the starting player, or whoever acts first when both do something
+    assert rules_words_en(["who", "goes", "first"]) == [
+        "who",
+        "goes",
+        "first",
+        "starting",
+        "player",
+    ]
 
 
 def test_a_power_and_toughness_typed_without_its_slash_gets_it() -> None:
@@ -168,6 +178,8 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     assert numbers(s.search("does the widget keep its sprocket", lang="en"))[0] == "100.6"
     # a word the rules use rarely ("reordered", once) also meets their usual word ("order")
     assert numbers(s.search("reordered sprocket", lang="en"))[0] == "100.7"
+    # "swap" is a rules word (Aura swap) and players' word for an exchange
+    assert numbers(s.search("swap a widget", lang="en"))[0] == "100.8"
 
 
 def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) -> None:

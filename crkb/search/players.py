@@ -107,9 +107,9 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("first", "striker"): ("first", "strike"),
     ("double", "striker"): ("double", "strike"),
     ("trampler",): ("trample",),
-    # who goes first: the starting player (not "which trigger goes first")
-    ("who", "goes", "first"): ("who", "starting", "player"),
-    ("who", "go", "first"): ("who", "starting", "player"),
+    # who goes first: the starting player, or who acts first (not "which trigger goes first")
+    ("who", "goes", "first"): ("who", "goes", "first", "starting", "player"),
+    ("who", "go", "first"): ("who", "go", "first", "starting", "player"),
     ("on", "the", "play"): ("starting", "player"),
     ("deck", "out"): ("draw", "from", "empty", "library"),
     ("decking",): ("draw", "from", "empty", "library"),
@@ -194,6 +194,10 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "pick": ("choose",),
     "picks": ("chooses",),
     "picked": ("chose", "chosen"),
+    "swap": ("exchange",),  # "a swap-control spell": an exchange (Aura swap is a keyword)
+    "swaps": ("exchanges",),
+    "swapped": ("exchanged",),
+    "swapping": ("exchanging",),
 }
 
 # Chinese players' words → the rules' (Simplified, after Traditional input is converted), in
@@ -278,6 +282,10 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("关键词", "关键字"),  # a keyword
     ("无限(?:连|循环)", "循环"),  # an infinite loop
     ("平局", "平手"),  # a draw
+    ("构筑", "构组"),  # constructed play (构筑赛)
+    ("白天", "白昼"),  # day (day and night)
+    ("闪烁", "放逐后移回战场"),  # blinking a creature: exiling it and returning it
+    ("重开", "重新开始"),  # restarting the game
     ("(?<!神)偷(?:走|来)?", "获得操控权"),  # stealing: gaining control (as "steal"; 神偷 is a card)
     ("退出(?:游戏)?", "离开游戏"),  # leaving the game
     ("解掉", "消灭"),  # removed: destroyed
