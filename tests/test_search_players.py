@@ -21,6 +21,8 @@ EN = [
     ("100.6", "rule", "A sprocket is retained when its widget moves.", None),
     ("100.7", "rule", "A sprocket turns twice a day, in the order of its teeth.", None),
     ("100.8", "rule", "If an exchange of widgets can't be completed, none of it happens.", None),
+    ("100.9", "rule", "Sprocketing is a keyword ability of some widgets.", None),
+    ("100.10", "rule", "Multiple instances of sprocketing on the same widget are redundant.", None),
 ]
 ZH = [
     ("100", "section", "小玩意", "小玩意"),
@@ -180,6 +182,8 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     assert numbers(s.search("reordered sprocket", lang="en"))[0] == "100.7"
     # "swap" is a rules word (Aura swap) and players' word for an exchange
     assert numbers(s.search("swap a widget", lang="en"))[0] == "100.8"
+    # "it has sprocketing twice": multiple instances of it
+    assert numbers(s.search("my widget has sprocketing twice", lang="en"))[0] == "100.10"
 
 
 def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) -> None:

@@ -194,6 +194,7 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "pick": ("choose",),
     "picks": ("chooses",),
     "picked": ("chose", "chosen"),
+    "twice": ("instances",),  # "it has flying twice": multiple instances of flying
     "swap": ("exchange",),  # "a swap-control spell": an exchange (Aura swap is a keyword)
     "swaps": ("exchanges",),
     "swapped": ("exchanged",),
