@@ -90,6 +90,13 @@ def test_question_words_are_dropped_and_modal_words_count_little() -> None:
     assert [t.text for t in understand_zh(["背面", "是", "地"]).terms] == ["背面", "地"]
 
 
+def test_what_counts_as_a_thing_asks_what_it_is() -> None:
+    asked = understand_en(["what", "counts", "as", "a", "polished", "sprocket"])
+    assert [t.text for t in asked.terms if t.weight == 1.0] == ["polish", "sprocket"]
+    counted = understand_en(["count", "the", "sprockets"])  # a count is still asked for
+    assert [t.text for t in counted.terms if t.weight == 1.0] == ["count", "sprocket"]
+
+
 def test_how_many_asks_for_a_count_in_both_languages() -> None:
     assert understand_en(["how", "many", "gears", "fit"]).wants_number
     assert not understand_en(["gears", "fit"]).wants_number

@@ -191,6 +191,8 @@ EN_SOFT = frozenset(
         "again",
     ]
 )
+# "what counts as modified": what is modified; "count" then shades the question only
+EN_COUNTS_AS = frozenset(["count", "counts", "counted"])
 EN_OUTCOME = frozenset(["happen", "happens", "happened", "happening", "result", "results"])
 EN_QUANTITY = (("how", "many"), ("how", "much"), ("number", "of"))
 # Irregular English forms the Porter stemmer does not join to their base word.
@@ -487,7 +489,8 @@ def understand_en(
         if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
             for neg in negations(s):
                 forms.setdefault(neg, NEGATED)
-        weight = SOFT if w in EN_SOFT and w not in quoted else 1.0
+        counts_as = w in EN_COUNTS_AS and words[i + 1 : i + 2] == ["as"]
+        weight = SOFT if (w in EN_SOFT or counts_as) and w not in quoted else 1.0
         if weight == 1.0:
             content.append(w)
         if s not in terms:
