@@ -130,7 +130,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
         "graveyard",
     ]
     assert rules_words_en(["a", "mana", "rock"]) == ["a", "artifact", "add", "mana"]
-    assert rules_words_zh("构筑套牌，白天，重开") == "构组套牌，白昼，重新开始"
+    assert rules_words_zh("构筑套牌，白天，重开，清理步骤") == "构组套牌，白昼，重新开始，清除步骤"
     assert rules_words_zh("闪烁") == "放逐后移回战场"  # blinking a creature
     # who goes first: the starting player, or whoever acts first when both do something
     assert rules_words_en(["who", "goes", "first"]) == [

@@ -283,6 +283,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("关键词", "关键字"),  # a keyword
     ("无限(?:连|循环)", "循环"),  # an infinite loop
     ("平局", "平手"),  # a draw
+    ("清理(?=步骤)", "清除"),  # the cleanup step
     ("构筑", "构组"),  # constructed play (构筑赛)
     ("白天", "白昼"),  # day (day and night)
     ("闪烁", "放逐后移回战场"),  # blinking a creature: exiling it and returning it
