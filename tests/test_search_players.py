@@ -23,6 +23,7 @@ EN = [
     ("100.8", "rule", "If an exchange of widgets can't be completed, none of it happens.", None),
     ("100.9", "rule", "Sprocketing is a keyword ability of some widgets.", None),
     ("100.10", "rule", "Multiple instances of sprocketing on the same widget are redundant.", None),
+    ("100.11", "rule", "Players may roll a die with a digital substitute.", None),
 ]
 ZH = [
     ("100", "section", "小玩意", "小玩意"),
@@ -132,6 +133,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["a", "mana", "rock"]) == ["a", "artifact", "add", "mana"]
     assert rules_words_zh("构筑套牌，白天，重开，清理步骤") == "构组套牌，白昼，重新开始，清除步骤"
     assert rules_words_zh("闪烁") == "放逐后移回战场"  # blinking a creature
+    assert rules_words_zh("掷骰可以用手机app代替吗，happy") == "掷骰可以用电子代替吗，happy"
     # who goes first: the starting player, or whoever acts first when both do something
     assert rules_words_en(["who", "goes", "first"]) == [
         "who",
@@ -184,6 +186,8 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     assert numbers(s.search("swap a widget", lang="en"))[0] == "100.8"
     # "it has sprocketing twice": multiple instances of it
     assert numbers(s.search("my widget has sprocketing twice", lang="en"))[0] == "100.10"
+    # "dice" and "app": the rules roll "a die", with "a digital substitute"
+    assert numbers(s.search("can we use a dice app", lang="en"))[0] == "100.11"
 
 
 def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) -> None:

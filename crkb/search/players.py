@@ -195,6 +195,9 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "picks": ("chooses",),
     "picked": ("chose", "chosen"),
     "twice": ("instances",),  # "it has flying twice": multiple instances of flying
+    "dice": ("die",),  # "roll two dice": the rules roll "a die"
+    "app": ("digital",),  # "a dice app": a digital substitute
+    "apps": ("digital",),
     "swap": ("exchange",),  # "a swap-control spell": an exchange (Aura swap is a keyword)
     "swaps": ("exchanges",),
     "swapped": ("exchanged",),
@@ -284,6 +287,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("无限(?:连|循环)", "循环"),  # an infinite loop
     ("平局", "平手"),  # a draw
     ("清理(?=步骤)", "清除"),  # the cleanup step
+    ("(?:手机)?(?<![a-z])apps?(?![a-z])", "电子"),  # a dice app: a digital substitute
     ("构筑", "构组"),  # constructed play (构筑赛)
     ("白天", "白昼"),  # day (day and night)
     ("闪烁", "放逐后移回战场"),  # blinking a creature: exiling it and returning it
