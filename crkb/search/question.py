@@ -274,6 +274,14 @@ EN_PHRASES: dict[tuple[str, str], str] = {
     ("gets", "back"): "returns",
 }
 FAMILY = 0.8  # how much a word of the same family counts against the word itself
+# What a creature and an opponent are, in the rules' words: a rule about permanents or players
+# answers a question about them. (The glossary's classes leave out words most rules use.)
+EN_CLASSES: dict[str, str] = {
+    "creature": "permanent",
+    "creatures": "permanents",
+    "opponent": "player",
+    "opponents": "players",
+}
 
 
 @cache
@@ -486,6 +494,8 @@ def understand_en(
             forms.setdefault(stem(other), players.ALSO)
         for c in classes(w):  # "goes to the graveyard" meets "a zone other than …"
             forms.setdefault(c, CLASS)
+        if w in EN_CLASSES:  # "can my opponent …": "a player can …"
+            forms.setdefault(stem(EN_CLASSES[w]), CLASS)
         if w.endswith("ed") or w.startswith(("un", "non")):  # tapped / untapped, not creature
             for neg in negations(s):
                 forms.setdefault(neg, NEGATED)
