@@ -24,6 +24,7 @@ from crkb.numbers import parent_of, sort_key
 from crkb.search import (
     analysis,
     highlight,
+    mixed,
     numerals,
     players,
     postings,
@@ -227,6 +228,8 @@ class Searcher:
             self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
+            # an English term typed in a Chinese query (flying → 飞行); the first translation wins
+            self.en_to_zh = {en: zh for zh, en in reversed(list(self.zh_to_en.items()))}
             self.definitions: dict[str, dict[str, str]] = meta["definitions"]
             self.cited: dict[str, dict[str, int]] = meta["cited"]
             self.speller = Speller(meta["vocab"], analysis.stem, frozenset(meta["english"]))
@@ -898,6 +901,7 @@ class Searcher:
 
     def _plan_zh(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
         typed, q = q, players.rules_words_zh(players.slashed(q))
+        q = mixed.english_terms_zh(q, self.en_to_zh)
         words, fixed = known_words(
             self.cutter().cut(numerals.zh_digits(q)), self._known, self._sounds_like
         )

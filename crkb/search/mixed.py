@@ -1,0 +1,41 @@
+"""English game terms in a query of the Chinese rules: "有flying的生物能被什么阻挡", "mulligan规则".
+
+Chinese players often type a keyword's or a term's English name; the Chinese rules never hold
+it, so such a word found nothing. The term dictionary the index is built with names every term
+in both languages: an English run is read as the translation's term (flying → 飞行), the longest
+term first ("first strike" → 先攻), and a word that names no term is left as typed (a card's
+name, or a word the players' words already read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from crkb.search import analysis
+
+ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*)*")
+LONGEST = 4  # words in the longest term looked for ("active player, nonactive player order")
+
+
+def english_terms_zh(query: str, en_to_zh: Mapping[str, str]) -> str:
+    """`query` with each English run's terms in Chinese (`en_to_zh`: English term key → the
+    Chinese term), the other words kept as they are."""
+
+    def run(m: re.Match[str]) -> str:
+        words = m.group(0).split()
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            for n in range(min(LONGEST, len(words) - i), 0, -1):
+                zh = en_to_zh.get(analysis.term_key("en", " ".join(words[i : i + n])))
+                if zh:
+                    out.append(zh)
+                    i += n
+                    break
+            else:
+                out.append(words[i] if not out or analysis.has_cjk(out[-1]) else " " + words[i])
+                i += 1
+        return "".join(out)
+
+    return ENGLISH_RUN.sub(run, query)

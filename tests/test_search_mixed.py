@@ -1,0 +1,47 @@
+"""A Chinese query typing a game term's English name finds the rule in the translation's term."""
+
+from __future__ import annotations
+
+import pytest
+
+from crkb.search.engine import Searcher
+from crkb.search.index import build_index
+from crkb.search.mixed import english_terms_zh
+from tests.documents import document, numbers
+
+TERMS = {"flying": "飞行", "first strike": "先攻", "poison counter": "中毒指示物"}
+
+
+def test_an_english_term_in_a_chinese_query_is_read_as_the_translations_term() -> None:
+    assert english_terms_zh("有flying的生物能被什么阻挡", TERMS) == "有飞行的生物能被什么阻挡"
+    # the longest term first, a plural as its term, and a word no term names as typed
+    assert english_terms_zh("first strike和double strike", TERMS) == "先攻和double strike"
+    assert english_terms_zh("10个poison counters会输吗", TERMS) == "10个中毒指示物会输吗"
+    assert english_terms_zh("Banisher Priest的触发", TERMS) == "Banisher Priest的触发"
+    assert english_terms_zh("Flying和FIRST STRIKE", TERMS) == "飞行和先攻"
+    # a search of the Chinese rules for an English term alone is a search for its translation
+    assert english_terms_zh("flying", TERMS) == "飞行"
+
+
+@pytest.fixture(scope="module")
+def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    zh = [
+        ("100", "section", "小器具", "小器具"),
+        ("100.1", "rule", "小器具只能于夜晚被转动。", None),
+        ("100.2", "rule", "齿轮只能于白昼被转动。", None),
+    ]
+    en = [
+        ("100", "section", "Gadgets", "Gadgets"),
+        ("100.1", "rule", "A widget can be turned only at night.", None),
+        ("100.2", "rule", "A sprocket can be turned only during the day.", None),
+    ]
+    d = tmp_path_factory.mktemp("mixed") / "index"
+    build_index(d, [document("en", en, []), document("zh", zh, [])], {"Widget": "小器具"})
+    return Searcher(d)
+
+
+def test_a_chinese_question_with_an_english_term_finds_the_rule(s: Searcher) -> None:
+    got = s.search("widget什么时候能转动", lang="zh")
+    assert numbers(got)[0] == "100.1" and got["did_you_mean"] is None
+    assert numbers(s.search("Widgets能转动吗", lang="zh"))[0] == "100.1"
+    assert numbers(s.search("widget", lang="zh"))[0] == "100"  # the section titled 小器具
