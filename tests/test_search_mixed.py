@@ -9,7 +9,12 @@ from crkb.search.index import build_index
 from crkb.search.mixed import english_terms_zh
 from tests.documents import document, numbers
 
-TERMS = {"flying": "飞行", "first strike": "先攻", "poison counter": "中毒指示物"}
+TERMS = {
+    "flying": "飞行",
+    "first strike": "先攻",
+    "poison counter": "中毒指示物",
+    "upkeep step": "维持步骤",
+}
 
 
 def test_an_english_term_in_a_chinese_query_is_read_as_the_translations_term() -> None:
@@ -19,6 +24,9 @@ def test_an_english_term_in_a_chinese_query_is_read_as_the_translations_term() -
     assert english_terms_zh("10个poison counters会输吗", TERMS) == "10个中毒指示物会输吗"
     assert english_terms_zh("Banisher Priest的触发", TERMS) == "Banisher Priest的触发"
     assert english_terms_zh("Flying和FIRST STRIKE", TERMS) == "飞行和先攻"
+    assert english_terms_zh("upkeep的时候", TERMS) == "维持步骤的时候"  # a step by its name
+    fixed = {"flyng": "flying"}.get  # a slip is put right before the term is looked up
+    assert english_terms_zh("flyng的生物，Priest", TERMS, fixed) == "飞行的生物，Priest"
     # a search of the Chinese rules for an English term alone is a search for its translation
     assert english_terms_zh("flying", TERMS) == "飞行"
 
@@ -44,4 +52,5 @@ def test_a_chinese_question_with_an_english_term_finds_the_rule(s: Searcher) -> 
     got = s.search("widget什么时候能转动", lang="zh")
     assert numbers(got)[0] == "100.1" and got["did_you_mean"] is None
     assert numbers(s.search("Widgets能转动吗", lang="zh"))[0] == "100.1"
+    assert numbers(s.search("widgit能转动吗", lang="zh"))[0] == "100.1"  # a slip of English
     assert numbers(s.search("widget", lang="zh"))[0] == "100"  # the section titled 小器具

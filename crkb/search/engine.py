@@ -901,7 +901,7 @@ class Searcher:
 
     def _plan_zh(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
         typed, q = q, players.rules_words_zh(players.slashed(q))
-        q = mixed.english_terms_zh(q, self.en_to_zh)
+        q = mixed.english_terms_zh(q, self.en_to_zh, self.speller.correct)
         words, fixed = known_words(
             self.cutter().cut(numerals.zh_digits(q)), self._known, self._sounds_like
         )

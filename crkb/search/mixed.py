@@ -10,7 +10,7 @@ name, or a word the players' words already read).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from crkb.search import analysis
 
@@ -18,17 +18,24 @@ ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*
 LONGEST = 4  # words in the longest term looked for ("active player, nonactive player order")
 
 
-def english_terms_zh(query: str, en_to_zh: Mapping[str, str]) -> str:
+def english_terms_zh(
+    query: str,
+    en_to_zh: Mapping[str, str],
+    correct: Callable[[str], str | None] = lambda word: None,
+) -> str:
     """`query` with each English run's terms in Chinese (`en_to_zh`: English term key → the
-    Chinese term), the other words kept as they are."""
+    Chinese term), a slip put right first (`correct`: flyng → flying), the other words kept as
+    they were typed."""
 
     def run(m: re.Match[str]) -> str:
         words = m.group(0).split()
+        right = [correct(w) or w for w in words]
         out: list[str] = []
         i = 0
         while i < len(words):
             for n in range(min(LONGEST, len(words) - i), 0, -1):
-                zh = en_to_zh.get(analysis.term_key("en", " ".join(words[i : i + n])))
+                key = analysis.term_key("en", " ".join(right[i : i + n]))
+                zh = en_to_zh.get(key) or en_to_zh.get(f"{key} step")  # upkeep: the step
                 if zh:
                     out.append(zh)
                     i += n
