@@ -8,7 +8,7 @@ import pytest
 
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from crkb.search.players import rules_words_en, rules_words_zh, slashed
+from crkb.search.players import named_symbols, rules_words_en, rules_words_zh, slashed
 from tests.documents import document, numbers
 
 EN = [
@@ -131,6 +131,11 @@ def test_players_words_are_put_in_the_rules_words() -> None:
         "graveyard",
     ]
     assert rules_words_en(["a", "mana", "rock"]) == ["a", "artifact", "add", "mana"]
+    assert rules_words_en(["cda", "lki", "proxies"]) == [
+        *["characteristic", "defining", "ability"],
+        *["last", "known", "information", "substitute", "cards"],
+    ]
+    assert rules_words_en(["uncounterable"]) == ["can", "t", "be", "countered"]
     assert rules_words_zh("构筑套牌，白天，重开，清理步骤") == "构组套牌，白昼，重新开始，清除步骤"
     assert rules_words_zh("闪烁") == "放逐后移回战场"  # blinking a creature
     assert rules_words_zh("掷骰可以用手机app代替吗，happy") == "掷骰可以用电子代替吗，happy"
@@ -148,6 +153,26 @@ def test_a_power_and_toughness_typed_without_its_slash_gets_it() -> None:
     assert slashed("之前的+1+1指示物还在吗") == "之前的+1/+1指示物还在吗"
     assert slashed("two -1-1 counters, gets +2 +2") == "two -1/-1 counters, gets +2/+2"
     assert slashed("+1/+1 and 3+1+1 and x+1+1") == "+1/+1 and 3+1+1 and x+1+1"
+
+
+def test_the_tap_symbol_is_searched_by_its_name(tmp_path: Path) -> None:
+    # T alone is the remains of "can't": {T} is asked for as the rules name it
+    assert named_symbols("what does {T} mean", "en") == "what does  tap symbol  mean"
+    assert named_symbols("{t}是什么，{Q}", "zh") == "横置符号是什么，{Q}"
+    rows = [
+        ("107", "rule", "Numbers and Symbols", "Numbers and Symbols"),
+        ("107.5", "rule", "The tap symbol is {T}. It means tap this permanent.", None),
+        ("107.6", "rule", "The untap symbol is {Q}.", None),
+    ]
+    zh = [
+        ("107", "rule", "数字与符号", "数字与符号"),
+        ("107.5", "rule", "横置符号为{T}。", None),
+        ("107.6", "rule", "重置符号为{Q}。", None),
+    ]
+    build_index(tmp_path / "index", [document("en", rows, []), document("zh", zh, [])], {})
+    s = Searcher(tmp_path / "index")
+    assert numbers(s.search("what does {T} mean", lang="en"))[0] == "107.5"
+    assert numbers(s.search("{T}是什么意思", lang="zh"))[0] == "107.5"
 
 
 def test_an_a_not_a_question_is_a_yes_no_question() -> None:

@@ -857,7 +857,7 @@ class Searcher:
         return None
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
-        typed = analysis.english_words(players.slashed(q))
+        typed = analysis.english_words(players.named_symbols(players.slashed(q), "en"))
         words = players.rules_words_en(typed)
         fixed = [w if asking_en(w) else self.speller.correct(w) or w for w in words]
         if fixed != words:  # the words as typed, the mistyped ones put right (not "mana pool")
@@ -900,7 +900,7 @@ class Searcher:
         return Plan(pinned, plan, Needles("en", stems=marks))
 
     def _plan_zh(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
-        typed, q = q, players.rules_words_zh(players.slashed(q))
+        typed, q = q, players.rules_words_zh(players.named_symbols(players.slashed(q), "zh"))
         q = mixed.english_terms_zh(q, self.en_to_zh, self.speller.correct)
         words, fixed = known_words(
             self.cutter().cut(numerals.zh_digits(q)), self._known, self._sounds_like

@@ -142,6 +142,12 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("scoop",): ("concede",),
     ("scooped",): ("conceded",),
     ("topdeck",): ("top", "of", "library"),
+    ("cda",): ("characteristic", "defining", "ability"),
+    ("cdas",): ("characteristic", "defining", "abilities"),
+    ("lki",): ("last", "known", "information"),
+    ("proxy",): ("substitute", "card"),  # a stand-in card (the rules' substitute cards)
+    ("proxies",): ("substitute", "cards"),
+    ("uncounterable",): ("can", "t", "be", "countered"),
     ("edict",): ("sacrifice",),  # "an edict effect": each player sacrifices a creature
     ("edicts",): ("sacrifice",),
     # reanimating a creature: putting it onto the battlefield from a graveyard
@@ -366,6 +372,15 @@ def rewritten(
             out.append(words[i])
             i += 1
     return out
+
+
+def named_symbols(query: str, lang: str) -> str:
+    """A symbol the words of a query can't hold, by its name: {T} is the tap symbol (T alone is
+    the remains of "can't", and no Chinese word)."""
+    return _TAP.sub(" tap symbol " if lang == "en" else "横置符号", query)
+
+
+_TAP = re.compile(r"\{t\}", re.I)
 
 
 def slashed(query: str) -> str:
