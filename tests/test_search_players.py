@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from crkb.search.players import named_symbols, rules_words_en, rules_words_zh, slashed
+from crkb.search.players import (
+    named_symbols,
+    rules_words_en,
+    rules_words_zh,
+    slashed,
+    todays_words_en,
+)
 from tests.documents import document, numbers
 
 EN = [
@@ -174,6 +181,33 @@ def test_the_tap_symbol_is_searched_by_its_name(tmp_path: Path) -> None:
     s = Searcher(tmp_path / "index")
     assert numbers(s.search("what does {T} mean", lang="en"))[0] == "107.5"
     assert numbers(s.search("{T}是什么意思", lang="zh"))[0] == "107.5"
+
+
+def test_the_rules_words_of_before_2009_are_read_in_todays_where_today_is_searched(
+    tmp_path: Path,
+) -> None:
+    assert todays_words_en(["it", "comes", "into", "play", "tapped"]) == [
+        *["it", "enters", "the", "battlefield", "tapped"],
+    ]
+    assert todays_words_en(["removed", "from", "the", "game"]) == ["exiled"]
+    now = [
+        ("100", "section", "Permanents", "Permanents"),
+        ("100.1", "rule", "A permanent that enters the battlefield tapped stays tapped.", None),
+        ("100.2", "rule", "A player may play a tapped card that comes with a token.", None),
+    ]
+    then = [
+        ("100", "section", "Permanents", "Permanents"),
+        ("100.1", "rule", "A permanent that comes into play stays tapped.", None),
+        ("100.2", "rule", "A player may put a tapped card that enters with a token.", None),
+    ]
+    old = dataclasses.replace(document("en", then, []), version="2005-01-01", source="en/old")
+    build_index(tmp_path / "index", [old, document("en", now, [])], {})
+    s = Searcher(tmp_path / "index")
+    got = s.search("comes into play tapped", lang="en")
+    assert numbers(got)[0] == "100.1" and "<mark>battlefield</mark>" in got["hits"][0]["highlight"]
+    then_got = s.search("comes into play tapped", lang="en", version="2005-01-01")
+    assert "<mark>play</mark>" in then_got["hits"][0]["highlight"]
+    assert not any("<mark>enters</mark>" in h["highlight"] for h in then_got["hits"])
 
 
 def test_an_a_not_a_question_is_a_yes_no_question() -> None:

@@ -859,6 +859,8 @@ class Searcher:
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
         typed = analysis.english_words(players.named_symbols(players.slashed(q), "en"))
         words = players.rules_words_en(typed)
+        if self.versions["en"][o] >= players.RENAMED_EN:  # "comes into play": "enters"
+            words = players.todays_words_en(words)
         fixed = [w if asking_en(w) else self.speller.correct(w) or w for w in words]
         if fixed != words:  # the words as typed, the mistyped ones put right (not "mana pool")
             put = {w: f for w, f in zip(words, fixed, strict=True) if w != f}

@@ -347,6 +347,39 @@ def rules_words_en(words: Sequence[str]) -> list[str]:
     return rewritten(words, range(_LONGEST, 0, -1), put)
 
 
+# Words of the rules before the Magic 2010 update (2009-07-11), which veterans and older cards
+# still use: "comes into play" (enters the battlefield), "removed from the game" (exiled). Read
+# in today's words only in a release that uses them (403.5 and 406.7 say what they meant).
+RENAMED_EN = "2009-07-11"
+EN_BEFORE_M10: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("comes", "into", "play"): ("enters", "the", "battlefield"),
+    ("come", "into", "play"): ("enter", "the", "battlefield"),
+    ("came", "into", "play"): ("entered", "the", "battlefield"),
+    ("coming", "into", "play"): ("entering", "the", "battlefield"),
+    ("leaves", "play"): ("leaves", "the", "battlefield"),
+    ("leave", "play"): ("leave", "the", "battlefield"),
+    ("left", "play"): ("left", "the", "battlefield"),
+    ("into", "play"): ("onto", "the", "battlefield"),  # "put into play"
+    ("in", "play"): ("on", "the", "battlefield"),
+    ("from", "play"): ("from", "the", "battlefield"),
+    ("removed", "from", "the", "game"): ("exiled",),
+    ("removed", "from", "game"): ("exiled",),
+    ("remove", "from", "the", "game"): ("exile",),
+    ("remove", "from", "game"): ("exile",),
+    ("rfg",): ("exile",),
+}
+
+
+def todays_words_en(words: Sequence[str]) -> list[str]:
+    """Lowercase query words with the rules' words of before 2009-07-11 in today's."""
+    return rewritten(words, range(4, 0, -1), lambda i, n: _got(EN_BEFORE_M10, words[i : i + n]))
+
+
+def _got(table: dict[tuple[str, ...], tuple[str, ...]], run: Sequence[str]) -> list[str] | None:
+    got = table.get(tuple(run))
+    return None if got is None else list(got)
+
+
 def _many_players(pair: Sequence[str]) -> bool:
     """True for "4 player", "four players", "5 person": a game of more than two players."""
     count, who = pair
