@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from crkb.search import analysis
 
 ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*)*")
-LONGEST = 4  # words in the longest term looked for ("active player, nonactive player order")
+LONGEST = 4  # words in the longest term a player types in a run ("beginning of combat step")
 
 
 def english_terms_zh(

@@ -368,15 +368,16 @@ EN_BEFORE_M10: dict[tuple[str, ...], tuple[str, ...]] = {
     ("remove", "from", "game"): ("exile",),
     ("rfg",): ("exile",),
 }
+_LONGEST_M10 = max(len(k) for k in EN_BEFORE_M10)
 
 
 def todays_words_en(words: Sequence[str]) -> list[str]:
     """Lowercase query words with the rules' words of before 2009-07-11 in today's."""
-    return rewritten(words, range(4, 0, -1), lambda i, n: _got(EN_BEFORE_M10, words[i : i + n]))
+    return rewritten(words, range(_LONGEST_M10, 0, -1), lambda i, n: _got(words[i : i + n]))
 
 
-def _got(table: dict[tuple[str, ...], tuple[str, ...]], run: Sequence[str]) -> list[str] | None:
-    got = table.get(tuple(run))
+def _got(run: Sequence[str]) -> list[str] | None:
+    got = EN_BEFORE_M10.get(tuple(run))
     return None if got is None else list(got)
 
 
