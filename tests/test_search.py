@@ -286,16 +286,16 @@ def test_archive_players_words_leave_the_rules_own_terms_and_titles_alone(
 
 
 def test_archive_own_questions_keep_their_quality(real: tuple[Searcher, None]) -> None:
-    # crkb's own judged questions (tests/fixtures/search_heldout.tsv, 617 of them): a change
+    # crkb's own judged questions (tests/fixtures/search_heldout.tsv, 767 of them): a change
     # that costs them more than a little is a regression, whatever it gains elsewhere. The floors
-    # stand just under the figures of session 12 (MRR@10 en 0.616, zh 0.648).
+    # stand just under the figures at session 13's start (MRR@10 en 0.627, zh 0.641).
     sys.path.insert(0, str(ROOT / "scripts"))
     from eval_search import evaluate, read_queries
 
     judged = read_queries(ROOT / "tests" / "fixtures" / "search_heldout.tsv")
     scores = evaluate(real[0], judged).scores
-    assert scores["en"].mrr >= 0.59 and scores["en"].recall >= 0.76
-    assert scores["zh"].mrr >= 0.64 and scores["zh"].recall >= 0.82
+    assert scores["en"].mrr >= 0.60 and scores["en"].recall >= 0.77
+    assert scores["zh"].mrr >= 0.62 and scores["zh"].recall >= 0.80
 
 
 def test_archive_chinese_slips_find_what_the_clean_questions_find(

@@ -284,6 +284,9 @@ def test_a_chinese_word_that_sounds_like_a_rules_word_is_put_right() -> None:
     concede = {"人输": "认输"}.get
     assert known_words(["有人", "输", "了"], known, concede) == (["有", "人", "输", "了"], {})
     assert known_words(["有", "人", "输"], known, concede)[1] == {"人输": "认输"}
+    # an adverb after a noun is meant: 贴纸也 ("the sticker, too") is no 贴纸页 (a sticker sheet)
+    sheet = {"贴纸也": "贴纸页"}.get
+    assert known_words(["贴纸", "也", "弄掉"], {"贴纸"}.__contains__, sheet)[1] == {}
 
 
 def test_a_question_in_words_no_rule_holds_finds_the_words_inside_them(s: Searcher) -> None:

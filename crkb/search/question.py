@@ -384,6 +384,9 @@ ZH_SOFT = frozenset(
         "中",  # in (坟墓场中; 里 is read as 中)
     ]
 )
+# Adverbs that follow a noun in a question ("贴纸也弄掉吗"): meant as typed, never the last
+# character of a slip (贴纸也 is no 贴纸页, a sticker sheet).
+ZH_PARTICLES = frozenset("也都又再才却很太更")
 ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}
 ZH_ASK_CAN |= {"能不能": ("能", "可以")}
 ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
@@ -631,10 +634,11 @@ def _sounded(
 
 
 def _open(word: str) -> bool:
-    """A word a slip may lie in: Chinese, and no asking word or count."""
+    """A word a slip may lie in: Chinese, and no asking word, count or particle."""
     return (
         all_cjk(word)
         and word not in ZH_FILLER
+        and word not in ZH_PARTICLES
         and word not in ZH_QUANTITY
         and word not in ZH_ASK_CAN
         and numerals.zh_count(word) is None
