@@ -37,11 +37,15 @@ def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
         ("100", "section", "小器具", "小器具"),
         ("100.1", "rule", "小器具只能于夜晚被转动。", None),
         ("100.2", "rule", "齿轮只能于白昼被转动。", None),
+        ("101", "section", "曲柄玩法", "曲柄玩法"),
+        ("101.1", "rule", "曲柄玩法中，每位牌手于其回合开始时摇动一次。", None),
     ]
     en = [
         ("100", "section", "Gadgets", "Gadgets"),
         ("100.1", "rule", "A widget can be turned only at night.", None),
         ("100.2", "rule", "A sprocket can be turned only during the day.", None),
+        ("101", "section", "Crank Variant", "Crank Variant"),
+        ("101.1", "rule", "In the Crank variant, each player cranks as their turn begins.", None),
     ]
     d = tmp_path_factory.mktemp("mixed") / "index"
     build_index(d, [document("en", en, []), document("zh", zh, [])], {"Widget": "小器具"})
@@ -54,3 +58,11 @@ def test_a_chinese_question_with_an_english_term_finds_the_rule(s: Searcher) -> 
     assert numbers(s.search("Widgets能转动吗", lang="zh"))[0] == "100.1"
     assert numbers(s.search("widgit能转动吗", lang="zh"))[0] == "100.1"  # a slip of English
     assert numbers(s.search("widget", lang="zh"))[0] == "100"  # the section titled 小器具
+
+
+def test_a_title_the_term_dictionary_lacks_is_read_by_the_same_rules_chinese_title(
+    s: Searcher,
+) -> None:
+    # the dictionary has no crank: the English and Chinese texts title rule 101 alike
+    for query in ("crank variant是什么", "Crank怎么玩"):  # with or without "variant"
+        assert numbers(s.search(query, lang="zh"))[0].startswith("101"), query

@@ -228,8 +228,12 @@ class Searcher:
             self.glossary = {lang: _lookup(rows) for lang, rows in meta["glossary"].items()}
             self.titles = {lang: _lookup(rows) for lang, rows in meta["titles"].items()}
             self.zh_to_en: dict[str, str] = meta["terms"]
-            # an English term typed in a Chinese query (flying → 飞行); the first translation wins
-            self.en_to_zh = {en: zh for zh, en in reversed(list(self.zh_to_en.items()))}
+            # an English term typed in a Chinese query (flying → 飞行); the first translation wins,
+            # and the titles of the newest Chinese release and its English text name the rest
+            self.en_to_zh = {
+                **self._title_terms(),
+                **{en: zh for zh, en in reversed(list(self.zh_to_en.items()))},
+            }
             self.definitions: dict[str, dict[str, str]] = meta["definitions"]
             self.cited: dict[str, dict[str, int]] = meta["cited"]
             self.speller = Speller(meta["vocab"], analysis.stem, frozenset(meta["english"]))
@@ -812,6 +816,16 @@ class Searcher:
         if not got or " " in got or not self._rare("body", analysis.stem(got)):
             return ()  # a class word most rules use ("card", "ability") says nothing of one
         return (analysis.stem(got),)
+
+    def _title_terms(self) -> dict[str, str]:
+        """English title → Chinese title of the newest Chinese release's rules (none when no
+        English text of that release is indexed)."""
+        zh = self.versions.get("zh", [])
+        en = self.versions.get("en", [])
+        if not zh or zh[-1] not in en:
+            return {}
+        o_en, o_zh = en.index(zh[-1]), len(zh) - 1
+        return mixed.title_terms(self.titles.get("en", {}), self.titles.get("zh", {}), o_en, o_zh)
 
     def _titled(self, lang: str, key: str, o: int) -> list[str]:
         """The sections and rules (not chapters) titled `key` in version `o` that name a topic:

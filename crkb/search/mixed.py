@@ -1,21 +1,47 @@
 """English game terms in a query of the Chinese rules: "有flying的生物能被什么阻挡", "mulligan规则".
 
 Chinese players often type a keyword's or a term's English name; the Chinese rules never hold
-it, so such a word found nothing. The term dictionary the index is built with names every term
-in both languages: an English run is read as the translation's term (flying → 飞行), the longest
-term first ("first strike" → 先攻), and a word that names no term is left as typed (a card's
-name, or a word the players' words already read).
+it, so such a word found nothing. The term dictionary the index is built with names most terms
+in both languages, and the titles of a release's two texts name the rest (a keyword the
+dictionary lacks, a variant: improvise → 随机应变): an English run is read as the translation's
+term (flying → 飞行), the longest term first ("first strike" → 先攻), and a word that names no
+term is left as typed (a card's name, or a word the players' words already read).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
-from crkb.search import analysis
+from crkb.search import analysis, topics
 
 ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*)*")
 LONGEST = 4  # words in the longest term a player types in a run ("beginning of combat step")
+# A title key's rows: (the rule numbers it titles, the version ranges it does so in).
+Titled = Mapping[str, Sequence[tuple[Sequence[str], Sequence[Sequence[int]]]]]
+HEADS = ("step", *topics.EN_HEADS)  # upkeep: the upkeep step; alternating teams: the variant
+
+
+def title_terms(en: Titled, zh: Titled, o_en: int, o_zh: int) -> dict[str, str]:
+    """English title key → the Chinese title of the same rule, in the English and Chinese
+    texts of one release (versions `o_en` and `o_zh`); a rule either text titles twice is
+    left out."""
+
+    def by_number(titles: Titled, o: int) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        for key, rows in titles.items():
+            for numbers, ranges in rows:
+                if any(a <= o <= b for a, b in ranges):
+                    for n in numbers:
+                        out[n] = key if out.get(n, key) == key else None
+        return out
+
+    zh_of = by_number(zh, o_zh)
+    return {
+        key: zh_key
+        for n, key in by_number(en, o_en).items()
+        if key is not None and (zh_key := zh_of.get(n)) is not None
+    }
 
 
 def english_terms_zh(
@@ -35,7 +61,9 @@ def english_terms_zh(
         while i < len(words):
             for n in range(min(LONGEST, len(words) - i), 0, -1):
                 key = analysis.term_key("en", " ".join(right[i : i + n]))
-                zh = en_to_zh.get(key) or en_to_zh.get(f"{key} step")  # upkeep: the step
+                zh = en_to_zh.get(key) or next(
+                    (got for h in HEADS if (got := en_to_zh.get(f"{key} {h}"))), None
+                )
                 if zh:
                     out.append(zh)
                     i += n
