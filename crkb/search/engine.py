@@ -25,6 +25,7 @@ from crkb.search import (
     analysis,
     highlight,
     mixed,
+    names,
     numerals,
     players,
     postings,
@@ -871,6 +872,7 @@ class Searcher:
         return None
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
+        q = names.without_card_names(q, self._known_en)
         typed = analysis.english_words(players.named_symbols(players.slashed(q), "en"))
         words = players.rules_words_en(typed)
         if self.versions["en"][o] >= players.RENAMED_EN:  # "comes into play": "enters"
@@ -1043,6 +1045,11 @@ class Searcher:
             or word in self.cutter().game
             or word in self._former
         )
+
+    def _known_en(self, word: str) -> bool:
+        """An English word some rule or example uses (examples name cards: Coat of Arms)."""
+        stem = analysis.stem(word)
+        return self.scorer.frequency("body", stem) > 0 or self.scorer.frequency("ex", stem) > 0
 
     def _rare(self, field: str, term: str) -> bool:
         """A word few rules use: common words ("player", "card") say nothing of a term."""

@@ -355,6 +355,8 @@ ZH_FILLER = frozenset(
         "么样",
         "该",
         "意思",  # X是什么意思: what X means
+        "到底",  # X到底指什么: what X is, after all
+        "究竟",
         "干嘛",  # what for
         "干什么",
         "干啥",
