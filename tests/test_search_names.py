@@ -22,6 +22,7 @@ def test_a_run_of_capitalised_words_the_rules_do_not_know_is_a_cards_name() -> N
         "Can I block with Fleshgorger",
         "I control Coat of Arms. Does it count",
         "What is MDFC Rules",
+        "Sleight of Mind",  # a name alone is searched as typed
     ):
         assert without_card_names(kept, known) == kept
 

@@ -42,7 +42,8 @@ def _runs(query: str) -> Iterator[list[re.Match[str]]]:
 
 
 def without_card_names(query: str, known: Callable[[str], bool]) -> str:
-    """`query` without the card names it holds (`known`: a lowercase word some rule uses)."""
+    """`query` without the card names it holds (`known`: a lowercase word some rule uses),
+    or as typed when it is a name and nothing else."""
     cut: list[tuple[int, int]] = []
     for run in _runs(query):
         while run[-1].group(0) in JOINING:
@@ -51,6 +52,7 @@ def without_card_names(query: str, known: Callable[[str], bool]) -> str:
         parts = [p for w in capitals for p in re.split("[-'’]", w.lower()) if len(p) > 1]
         if len(capitals) >= 2 and not all(known(p) for p in parts):
             cut.append((run[0].start(), run[-1].end()))
+    left = query
     for a, b in reversed(cut):
-        query = query[:a] + " " + query[b:]
-    return query
+        left = left[:a] + " " + left[b:]
+    return left if WORD.search(left) else query  # a name alone is searched as typed
