@@ -27,6 +27,13 @@ def test_an_english_term_in_a_chinese_query_is_read_as_the_translations_term() -
     assert english_terms_zh("upkeep的时候", TERMS) == "维持步骤的时候"  # a step by its name
     fixed = {"flyng": "flying"}.get  # a slip is put right before the term is looked up
     assert english_terms_zh("flyng的生物，Priest", TERMS, fixed) == "飞行的生物，Priest"
+    # counter is mostly the noun among Chinese words, the verb where the words around say so
+    senses = {"counter": "反击"}
+    assert english_terms_zh("身上的+1/+1 counter", senses) == "身上的+1/+1 指示物"
+    assert english_terms_zh("把counter移走", senses) == "把指示物移走"
+    assert english_terms_zh("咒语被我counter掉了", senses) == "咒语被我反击掉了"
+    assert english_terms_zh("被counter的咒语", senses) == "被反击的咒语"
+    assert english_terms_zh("counter target spell", senses).startswith("反击")
     # a search of the Chinese rules for an English term alone is a search for its translation
     assert english_terms_zh("flying", TERMS) == "飞行"
 

@@ -20,6 +20,13 @@ LONGEST = 4  # words in the longest term a player types in a run ("beginning of 
 # A title key's rows: (the rule numbers it titles, the version ranges it does so in).
 Titled = Mapping[str, Sequence[tuple[Sequence[str], Sequence[Sequence[int]]]]]
 HEADS = ("step", *topics.EN_HEADS)  # upkeep: the upkeep step; alternating teams: the variant
+# A word the term dictionary gives only its verb's translation (counter: 反击, to counter a
+# spell); typed among Chinese words it is mostly the noun ("+1/+1 counter", "身上的counter"),
+# and the verb where the words around it say so: 被(我)counter, counter掉, counter target spell.
+NOUNS = {"counter": "指示物"}
+VERB_BEFORE = re.compile("被.?$")
+VERB_AFTER = ("掉", "住")
+VERB_OBJECT = ("target", "it", "that", "this")
 
 
 def title_terms(en: Titled, zh: Titled, o_en: int, o_zh: int) -> dict[str, str]:
@@ -56,6 +63,8 @@ def english_terms_zh(
     def run(m: re.Match[str]) -> str:
         words = m.group(0).split()
         right = [correct(w) or w for w in words]
+        before = query[: m.start()].rstrip()[-2:]
+        after = query[m.end() :].lstrip()[:1]
         out: list[str] = []
         i = 0
         while i < len(words):
@@ -64,6 +73,12 @@ def english_terms_zh(
                 zh = en_to_zh.get(key) or next(
                     (got for h in HEADS if (got := en_to_zh.get(f"{key} {h}"))), None
                 )
+                if key in NOUNS and not (
+                    (i == 0 and VERB_BEFORE.search(before))
+                    or (i + n == len(words) and after in VERB_AFTER)
+                    or (i + n < len(words) and words[i + n].lower() in VERB_OBJECT)
+                ):
+                    zh = NOUNS[key]
                 if zh:
                     out.append(zh)
                     i += n
