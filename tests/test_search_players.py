@@ -145,6 +145,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["uncounterable"]) == ["can", "t", "be", "countered"]
     assert rules_words_zh("构筑套牌，白天，重开，清理步骤") == "构组套牌，白昼，重新开始，清除步骤"
     assert rules_words_zh("挑一些重掷") == "挑一些重新掷"  # a reroll, no slip for 重置 (untap)
+    assert rules_words_zh("图层") == "层"  # a layer of continuous effects
     assert rules_words_zh("闪烁") == "放逐后移回战场"  # blinking a creature
     assert rules_words_zh("生物上场，战场上场地") == "生物进入战场，战场上场地"
     assert rules_words_zh("掷骰可以用手机app代替吗，happy") == "掷骰可以用电子代替吗，happy"

@@ -299,6 +299,7 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("闪烁", "放逐后移回战场"),  # blinking a creature: exiling it and returning it
     ("重开", "重新开始"),  # restarting the game
     ("重掷", "重新掷"),  # rerolling a die (no slip for 重置, untap)
+    ("图层", "层"),  # a layer of continuous effects (layer 6: 层6)
     ("(?<!场)上场", "进入战场"),  # "生物上场时": entering it (not 战场上场地)
     ("(?<!神)偷(?:走|来)?", "获得操控权"),  # stealing: gaining control (as "steal"; 神偷 is a card)
     ("退出(?:游戏)?", "离开游戏"),  # leaving the game
