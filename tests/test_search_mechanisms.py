@@ -26,6 +26,8 @@ EN = [
     ("500", "section", "Storage", "Storage"),
     ("500.1", "rule", "A container that is dropped breaks open.", None),
     ("500.2", "rule", "A barrel rolls when it is pushed.", None),
+    ("313", "section", "Vanguards", "Vanguards"),
+    ("313.1", "rule", "A vanguard starts the game in the command zone.", None),
     ("800", "section", "Gadget Fair Variant", "Gadget Fair Variant"),
     ("800.1", "rule", "In a gadget fair, the springs of a team are shared.", None),
 ]
@@ -136,6 +138,12 @@ def test_a_variant_is_named_without_the_word_variant(s: Searcher) -> None:
 def test_a_one_word_general_title_names_no_topic(s: Searcher) -> None:
     _pinned, cands = s.candidates("how are springs made", "en")
     assert all("topic" not in f for _n, f in cands)
+
+
+def test_a_card_type_only_a_variant_plays_names_a_topic_in_one_word(s: Searcher) -> None:
+    # vanguards (313) are a variant's cards: as specific as the variant, unlike springs
+    _pinned, cands = s.candidates("where do vanguard cards start", "en")
+    assert any("topic" in f for n, f in cands if n.startswith("313"))
 
 
 def test_a_question_about_a_member_finds_the_rule_about_its_class(s: Searcher) -> None:

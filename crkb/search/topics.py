@@ -19,6 +19,9 @@ SPECIFIC_SHARE = 0.5
 # giant" for Two-Headed Giant Variant, 双头巨人 for 双头巨人玩法 (English as term keys). ("Saga"
 # for Saga Cards measured worse: "a checklist card for a dfc" then named Double-Faced Cards.)
 EN_HEADS = ("variant", "option")
+# The card types only casual variants play (planes, phenomena, vanguards, schemes, conspiracies):
+# as specific as their variants, which a question about the cards also names.
+VARIANT_TYPES = ("311", "312", "313", "314", "315")
 ZH_HEADS = ("玩法", "模式")
 
 
@@ -56,7 +59,7 @@ def named_zh(
 
 def specific(number: str) -> bool:
     """True for a keyword's or keyword action's rule (701, 702) or a variant's (chapters 8, 9)."""
-    return number.startswith(("701.", "702.")) or number[:1] in "89"
+    return number.startswith(("701.", "702.", *VARIANT_TYPES)) or number[:1] in "89"
 
 
 def within(number: str, titled: str) -> bool:
