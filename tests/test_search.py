@@ -13,6 +13,7 @@ from crkb.errors import NotFound, StoreError
 from crkb.model import Document, GlossaryEntry, Reference, Rule
 from crkb.search.engine import Searcher
 from crkb.search.index import USERDICT, build_index
+from tests.documents import numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -269,6 +270,30 @@ def test_archive_eval_targets(real: tuple[Searcher, None]) -> None:
     assert scores.mrr >= 0.90 and scores.recall >= 0.95
 
 
+def test_archive_bridge_table_is_the_translations_own_wording(real: tuple[Searcher, None]) -> None:
+    # learned by the build from the releases translated into Chinese and their English texts
+    table = real[0].bridge
+    assert table["生命"][0] == "life" and table["牌库"][0] == "library"
+    assert table["起始"][0] == "starting" and table["指挥官"][0] == "commander"
+    assert "的" not in table  # a word of grammar has no English of its own
+
+
+def test_archive_a_chinese_question_meets_the_english_wording_of_its_answer(
+    real: tuple[Searcher, None],
+) -> None:
+    # 506.4's Chinese says 移出战斗 where the question says 离开战斗 (its 离开 is 离开战场, the
+    # battlefield's); in English the question's words meet the rule's: "removed from combat",
+    # "attacking" creatures
+    s = real[0]
+    q = "生物离开战斗以后还算攻击生物吗"
+    assert numbers(s.search(q, lang="zh"))[0] == "506.4"
+    s.bridge, kept = {}, s.bridge
+    try:
+        assert numbers(s.search(q, lang="zh"))[0] != "506.4"  # the Chinese words alone
+    finally:
+        s.bridge = kept
+
+
 def test_archive_players_words_leave_the_rules_own_terms_and_titles_alone(
     real: tuple[Searcher, None],
 ) -> None:
@@ -288,14 +313,15 @@ def test_archive_players_words_leave_the_rules_own_terms_and_titles_alone(
 def test_archive_own_questions_keep_their_quality(real: tuple[Searcher, None]) -> None:
     # crkb's own judged questions (tests/fixtures/search_heldout.tsv, 767 of them): a change
     # that costs them more than a little is a regression, whatever it gains elsewhere. The floors
-    # stand just under the figures at session 13's start (MRR@10 en 0.627, zh 0.641).
+    # stand just under the figures at session 13's start (MRR@10 en 0.627, zh 0.641); the
+    # Chinese floor under what the English bridge made of it (zh 0.667 / recall@5 0.860).
     sys.path.insert(0, str(ROOT / "scripts"))
     from eval_search import evaluate, read_queries
 
     judged = read_queries(ROOT / "tests" / "fixtures" / "search_heldout.tsv")
     scores = evaluate(real[0], judged).scores
     assert scores["en"].mrr >= 0.60 and scores["en"].recall >= 0.77
-    assert scores["zh"].mrr >= 0.62 and scores["zh"].recall >= 0.80
+    assert scores["zh"].mrr >= 0.65 and scores["zh"].recall >= 0.84
 
 
 def test_archive_chinese_slips_find_what_the_clean_questions_find(

@@ -23,6 +23,7 @@ from crkb.markup import merged_html
 from crkb.numbers import parent_of, sort_key
 from crkb.search import (
     analysis,
+    bridge,
     highlight,
     mixed,
     names,
@@ -148,6 +149,7 @@ class Plan:
     pinned: list[int]
     query: QueryPlan | None
     needles: Needles
+    bridge: str = ""  # a Chinese question's words in English, asked of the English text too
 
 
 def _records(rows: list[list[Any]]) -> list[Record]:
@@ -237,6 +239,7 @@ class Searcher:
             }
             self.definitions: dict[str, dict[str, str]] = meta["definitions"]
             self.cited: dict[str, dict[str, int]] = meta["cited"]
+            self.bridge: dict[str, list[str]] = meta["bridge"]
             self.speller = Speller(meta["vocab"], analysis.stem, frozenset(meta["english"]))
             self._negations = negation_pairs(meta["vocab"])
             self._former = synonyms.former_names_zh(self.definitions.get("zh", {}))
@@ -447,9 +450,14 @@ class Searcher:
             return out
         plan = self._plan(q, lang, o, out)
         pinned = plan.pinned
+        n = limit + len(pinned)
         scored, total = (
-            self._rank(lang, o, plan.query, limit + len(pinned)) if plan.query else ([], 0)
+            self._rank(lang, o, plan.query, max(n, bridge.DEPTH) if plan.bridge else n)
+            if plan.query
+            else ([], 0)
         )
+        if plan.bridge:
+            scored = self._bridged(vid, o, scored, plan.bridge)[:n]
         pinned_docs = [self._docnum[r] for r in pinned]
         top = max((sc for _d, sc in scored), default=0.0)
         seen = set(pinned_docs)
@@ -476,6 +484,31 @@ class Searcher:
         scored.sort(key=lambda x: -x[1])
         return scored[:n], total
 
+    def _bridged(
+        self, vid: str, o: int, scored: list[tuple[int, float]], english: str
+    ) -> list[tuple[int, float]]:
+        """A Chinese question's ranking fused with the ranking its English words get from the
+        English text of the same release (crkb/search/bridge.py); unchanged without one."""
+        at = self._ordinal("en", vid)
+        if at is None:
+            return scored
+        en = self._plan(english, "en", at, {})
+        if en.query is None:
+            return scored
+        en_scored, _total = self._rank("en", at, en.query, bridge.DEPTH)
+        other = [self._number_of[d] for d, _s in en_scored]  # its words, not a term it names
+        docs = {self._number_of[d]: d for d, _s in scored}
+        out = []
+        for number, score in bridge.fuse([self._number_of[d] for d, _s in scored], other):
+            d = docs.get(number)
+            if d is None:
+                rid = self._rid("zh", number, o)
+                if rid is None:
+                    continue
+                d = self._docnum[rid]
+            out.append((d, score))
+        return out
+
     def _pool(
         self, lang: str, o: int, plan: QueryPlan, n: int
     ) -> tuple[list[tuple[int, dict[str, float]]], int, list[float]]:
@@ -483,6 +516,26 @@ class Searcher:
         the query matched and the sections and rules its terms name, each with its signals (the
         factors read from its own text), how many documents matched at all, and each
         candidate's weighed product of its factors but `pointed`."""
+        shortlist, total = self._shortlist(lang, o, plan, max(n, POOL))
+        if not total:
+            return [], 0, []
+        out = []
+        k = sum(t.weight for t in plan.terms) or 1.0
+        # each content term's forms → the term (the last that has it)
+        which = {f: i for i, fs in enumerate(plan.near) for f in fs}
+        asked = frozenset(f for t in plan.terms for f, _x in t.forms)
+        for d, sc, got in shortlist:
+            base = self._base(d, sc, got, k, plan)
+            out.append((d, {**base, **self._signals(lang, o, d, plan, which, asked)}))
+        before = self._pointed(out)
+        return out, total, before
+
+    def _shortlist(
+        self, lang: str, o: int, plan: QueryPlan, want: int
+    ) -> tuple[list[tuple[int, float, float]], int]:
+        """The best `want` (docnum, BM25F, terms matched) by BM25F, the share of
+        the query matched and the sections and rules its terms name, before their texts are
+        read; and how many documents matched at all."""
         scope = self._scope(lang, o)
         sid = (lang, o)
         scorer = self.scorer
@@ -497,7 +550,7 @@ class Searcher:
         docs, scores, matched = scored.docs, scored.scores, scored.matched
         total = len(docs)
         if not total:
-            return [], 0, []
+            return [], 0
         k = sum(t.weight for t in plan.terms) or 1.0
         # weights.combine(factors, FIXED) for every matched rule, over arrays: the same
         # products in the same order (a cold query matches thousands of rules)
@@ -511,7 +564,6 @@ class Searcher:
         if w_coord:  # _coord's own expression
             coord = 0.2 + 0.8 * np.minimum(1.0, matched / k) ** COORD
             final *= coord if w_coord == 1.0 else coord**w_coord
-        want = max(n, POOL)
         lift = _most_lift(w_section, w_favoured, w_topic)
         marked = bool(plan.sections or plan.favoured or plan.topics)
         if marked and lift is not None and len(final) > want:
@@ -539,17 +591,8 @@ class Searcher:
             best = near[np.argsort(-final[near], kind="stable")[:want]]
         else:
             best = np.argsort(-final, kind="stable")
-        out = []
-        # each content term's forms → the term (the last that has it)
-        which = {f: i for i, fs in enumerate(plan.near) for f in fs}
-        asked = frozenset(f for t in plan.terms for f, _x in t.forms)
-        for d, sc, got in zip(
-            docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True
-        ):
-            base = self._base(d, sc, got, k, plan)
-            out.append((d, {**base, **self._signals(lang, o, d, plan, which, asked)}))
-        before = self._pointed(out)
-        return out, total, before
+        got = zip(docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True)
+        return list(got), total
 
     def _sections(self) -> tuple[np.ndarray, dict[str, int]]:
         """docnum → a code of the section its rule lies in (its number's head), and the codes."""
@@ -979,7 +1022,8 @@ class Searcher:
             ),
         )
         subs = tuple(dict.fromkeys([t.text for t in asked.terms if t.weight == 1.0] + runs))
-        return Plan(pinned, plan, Needles("zh", subs=subs))
+        english = bridge.translate(asked.content, self.bridge) if asked.question else ""
+        return Plan(pinned, plan, Needles("zh", subs=subs), english)
 
     def _expand_en(self, asked: Understood) -> tuple[Term, ...]:
         """Terms of the glossary definitions of the query's words and word pairs, weighted low."""

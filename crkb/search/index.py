@@ -20,7 +20,7 @@ from typing import Any
 from crkb.graph.terms import split_variants
 from crkb.model import Document
 from crkb.numbers import parent_of
-from crkb.search import analysis, english, postings, sounds
+from crkb.search import analysis, bridge, english, postings, sounds
 from crkb.search.spelling import Speller
 from crkb.store.location import swap_in
 from crkb.store.wordfreq import FREQ_NAME
@@ -32,8 +32,9 @@ USERDICT = "userdict.txt"
 # 8: the everyday English words the spelling corrector leaves as they are; 9: a power and
 # toughness ("+1/+1") is one word; 10: the Chinese words' sounds (sounds.json); 11: the single
 # words rules quote (“you”) as a field of their own; 12: and the Chinese ones (“你”); 13: and
-# the words of short quoted phrases (“Activate only once each turn”)
-FORMAT = 13
+# the words of short quoted phrases (“Activate only once each turn”); 14: the English bridge's
+# word table (Chinese word → English words, learned from the parallel releases)
+FORMAT = 14
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -205,6 +206,28 @@ def _moves_from_titles(docs: dict[tuple[str, str], Document]) -> dict[tuple[str,
     return out
 
 
+def bridge_lexicon(
+    picked: dict[tuple[str, str], Document], cutter: analysis.ChineseCutter
+) -> dict[str, list[str]]:
+    """Chinese word → English words, learned from the rules each translated release shares with
+    its English text (title and text, a repeated pair of texts once)."""
+    pairs: dict[tuple[str, str], None] = {}
+    for (lang, v), zh in sorted(picked.items()):
+        en = picked.get(("en", v))
+        if lang != "zh" or en is None:
+            continue
+        english = {r.number: f"{r.title or ''} {r.text}" for r in en.rules}
+        for r in zh.rules:
+            if r.number in english:
+                pairs[(f"{r.title or ''} {r.text}", english[r.number])] = None
+    tokens: list[tuple[list[str], list[str]]] = []
+    for zh_text, en_text in pairs:
+        words = [w.lower() for w in analysis.english_words(en_text)]
+        words = [w for w in words if w.isalpha() and w not in analysis.STOP_WORDS]
+        tokens.append(([w for w in cutter.cut(zh_text) if analysis.has_cjk(w)], words))
+    return bridge.table(bridge.learn(tokens))
+
+
 def build_index(
     index_dir: Path,
     docs: list[Document],
@@ -315,6 +338,7 @@ def build_index(
             lang: _definitions(picked[(lang, vs[-1])]) for lang, vs in versions.items() if vs
         },
         "vocab": dict(vocab),
+        "bridge": bridge_lexicon(picked, cutter) if cutter is not None else {},
         "english": english.within_reach(
             english.frequent_words(), Speller(dict(vocab), analysis.stem).correct
         ),
