@@ -9,6 +9,7 @@ build time): no hand-made list, and it follows the translation's own choices.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -29,45 +30,54 @@ def learn(
     pairs: Iterable[tuple[Sequence[str], Sequence[str]]], rounds: int = ROUNDS
 ) -> dict[str, dict[str, float]]:
     """IBM Model 1: for each Chinese word, the share of it each English word takes, learned
-    from (Chinese words, English words) of rules that say the same thing."""
+    from (Chinese words, English words) of rules that say the same thing. A word said twice in
+    a rule is one link counted twice, which is the same model in half the memory."""
     zh_ids: dict[str, int] = {NULL: 0}
     en_ids: dict[str, int] = {}
-    occ_of_link: list[int] = []  # for every (English occurrence, Chinese word) pair of a rule
-    key_of_link: list[int] = []
-    occ = 0
-    zs_of_pair: list[list[int]] = []
-    es_of_pair: list[list[int]] = []
+    sides: list[tuple[dict[int, int], dict[int, int]]] = []
     for zh, en in pairs:
-        zs = [0, *(zh_ids.setdefault(w, len(zh_ids)) for w in zh)]
-        es = [en_ids.setdefault(w, len(en_ids)) for w in en]
-        if len(zs) > 1 and es:
-            zs_of_pair.append(zs)
-            es_of_pair.append(es)
-    nz = len(zh_ids)
-    for zs, es in zip(zs_of_pair, es_of_pair, strict=True):
-        for e in es:
-            occ_of_link.extend([occ] * len(zs))
-            key_of_link.extend(e * nz + z for z in zs)
-            occ += 1
-    if not occ:
+        zs = Counter(zh_ids.setdefault(w, len(zh_ids)) for w in zh)
+        es = Counter(en_ids.setdefault(w, len(en_ids)) for w in en)
+        if zs and es:
+            sides.append(({0: 1, **zs}, es))
+    if not sides:
         return {}
-    keys, link_param = np.unique(np.array(key_of_link, dtype=np.int64), return_inverse=True)
-    links_occ = np.array(occ_of_link, dtype=np.int64)
+    nz = len(zh_ids)
+    kind = np.int32 if nz * len(en_ids) < 2**31 else np.int64
+    # every (English word of a rule, Chinese word of the same rule) link as the key e * nz + z,
+    # with how often the Chinese word is said there; and each English word of a rule (a group
+    # of links) with how often it is said: flat arrays, a few million links for the archive
+    keys = np.concatenate(
+        [
+            (np.array(list(es), kind)[:, None] * nz + np.array(list(zs), kind)).ravel()
+            for zs, es in sides
+        ]
+    )
+    said_z = np.concatenate(
+        [np.tile(np.array(list(zs.values()), np.float32), len(es)) for zs, es in sides]
+    )
+    sizes = np.array([len(zs) for zs, es in sides for _e in es], dtype=np.int32)
+    said_e = np.array([n for _zs, es in sides for n in es.values()], dtype=np.float64)
+    del sides
+    group = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+    keys, inverse = np.unique(keys, return_inverse=True)
+    link_param = inverse.astype(np.int32)
+    del inverse
     z_of_param = keys % nz
     t = np.ones(len(keys))
     for _ in range(rounds):
-        tl = t[link_param]
-        norm = np.bincount(links_occ, weights=tl, minlength=occ)
-        count = np.bincount(link_param, weights=tl / norm[links_occ], minlength=len(keys))
-        total = np.bincount(z_of_param, weights=count, minlength=nz)
-        t = count / np.where(total[z_of_param] > 0, total[z_of_param], 1.0)
+        tl = t[link_param] * said_z
+        tl *= (said_e / np.bincount(group, weights=tl, minlength=len(sizes)))[group]
+        count = np.bincount(link_param, weights=tl, minlength=len(keys))
+        del tl
+        total = np.bincount(z_of_param, weights=count, minlength=nz)[z_of_param]
+        t = count / np.where(total > 0, total, 1.0)
     zh_of = {i: w for w, i in zh_ids.items()}
     en_of = {i: w for w, i in en_ids.items()}
     out: dict[str, dict[str, float]] = {}
-    for key, share in zip(keys.tolist(), t.tolist(), strict=True):
-        z = key % nz
-        if z and share >= MIN_SHARE:
-            out.setdefault(zh_of[z], {})[en_of[key // nz]] = share
+    for i in np.flatnonzero((t >= MIN_SHARE) & (z_of_param > 0)).tolist():
+        z, e = int(keys[i] % nz), int(keys[i] // nz)
+        out.setdefault(zh_of[z], {})[en_of[e]] = float(t[i])
     return out
 
 

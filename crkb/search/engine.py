@@ -495,8 +495,11 @@ class Searcher:
         en = self._plan(english, "en", at, {})
         if en.query is None:
             return scored
-        en_scored, _total = self._rank("en", at, en.query, bridge.DEPTH)
-        other = [self._number_of[d] for d, _s in en_scored]  # its words, not a term it names
+        # the words' BM25F ranking (with the share of them a rule holds and the titles they
+        # name), not the signals read from each text for a question: the words are no question,
+        # and reading them cost a Chinese question a third more time for no better rank
+        shortlist, _total = self._shortlist("en", at, en.query, bridge.DEPTH)
+        other = [self._number_of[d] for d, _s, _m in shortlist]  # its words, not a term it names
         docs = {self._number_of[d]: d for d, _s in scored}
         out = []
         for number, score in bridge.fuse([self._number_of[d] for d, _s in scored], other):
