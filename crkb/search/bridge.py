@@ -1,8 +1,8 @@
 """The English bridge: a Chinese question also asked of the English text of the same release.
 
-The translation says the same rule in other words (起始生命 where the rule says 生命值设为40; the
-English says "starting life total"), so the English text, searched with the question's words put
-into English, finds answers the Chinese wording hides. The words are put into English by a word
+The translation says a rule in its own words (506.4: 移出战斗, where a player asks about 离开战斗;
+the English says "removed from combat"), so the English text, searched with the question's words
+put into English, finds answers the Chinese wording hides. The words are put into English by a word
 table learned from the two texts themselves (IBM Model 1 over the rules the releases share, at
 build time): no hand-made list, and it follows the translation's own choices.
 """
