@@ -216,10 +216,10 @@ def bridge_lexicon(
         en = picked.get(("en", v))
         if lang != "zh" or en is None:
             continue
-        english = {r.number: f"{r.title or ''} {r.text}" for r in en.rules}
+        en_texts = {r.number: f"{r.title or ''} {r.text}" for r in en.rules}
         for r in zh.rules:
-            if r.number in english:
-                pairs[(f"{r.title or ''} {r.text}", english[r.number])] = None
+            if r.number in en_texts:
+                pairs[(f"{r.title or ''} {r.text}", en_texts[r.number])] = None
     tokens: list[tuple[list[str], list[str]]] = []
     for zh_text, en_text in pairs:
         words = [w.lower() for w in analysis.english_words(en_text)]
