@@ -31,6 +31,8 @@ EN = [
     ("100.9", "rule", "Sprocketing is a keyword ability of some widgets.", None),
     ("100.10", "rule", "Multiple instances of sprocketing on the same widget are redundant.", None),
     ("100.11", "rule", "Players may roll a die with a digital substitute.", None),
+    ("100.12", "rule", "Cards outside the game can't be affected by widgets.", None),
+    ("100.13", "rule", "A sideboard holds fifteen cards.", None),
 ]
 ZH = [
     ("100", "section", "小玩意", "小玩意"),
@@ -122,6 +124,9 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_en(["go", "face"]) == ["attack", "player"]
     assert rules_words_zh("指挥区的牌被偷走，神偷") == "统帅区的牌被获得操控权，神偷"
     assert rules_words_zh("有人退出，神器被拆了，被解掉") == "有人离开游戏，神器被消灭了，被消灭"
+    # peeking at a face-down card is looking at it, not stealing it; damage cleared is removed
+    assert rules_words_zh("能偷看吗，偷走了") == "能检视吗，获得操控权了"
+    assert rules_words_zh("伤害啥时候清掉，清除步骤") == "伤害啥时候移除，清除步骤"
     assert rules_words_zh("主阶段吃了3点伤害，吃饭") == "行动阶段受到3点伤害，吃饭"
     assert rules_words_zh("复活，检索") == "从坟墓场放进战场，搜寻"
     assert rules_words_zh("摸一张牌，丢两张牌，丢一个瞬间") == "抓一张牌，弃两张牌，施放一个瞬间"
@@ -250,6 +255,8 @@ def test_a_word_the_rules_use_too_also_meets_what_players_mean_by_it(s: Searcher
     assert numbers(s.search("my widget has sprocketing twice", lang="en"))[0] == "100.10"
     # "dice" and "app": the rules roll "a die", with "a digital substitute"
     assert numbers(s.search("can we use a dice app", lang="en"))[0] == "100.11"
+    # a sideboard's cards are outside the game (400.11a)
+    assert numbers(s.search("are cards in my sideboard affected", lang="en"))[0] == "100.12"
 
 
 def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) -> None:

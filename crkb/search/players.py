@@ -208,6 +208,10 @@ EN_ALSO: dict[str, tuple[str, ...]] = {
     "swaps": ("exchanges",),
     "swapped": ("exchanged",),
     "swapping": ("exchanging",),
+    "sideboard": ("outside",),  # "from my sideboard": cards outside the game (400.11a)
+    "sideboards": ("outside",),
+    "mechanic": ("keyword",),  # "which mechanic merges cards": a keyword (the rules say it twice)
+    "mechanics": ("keywords",),
 }
 
 # Chinese players' words → the rules' (Simplified, after Traditional input is converted), in
@@ -301,9 +305,11 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("重掷", "重新掷"),  # rerolling a die (no slip for 重置, untap)
     ("图层", "层"),  # a layer of continuous effects (layer 6: 层6)
     ("(?<!场)上场", "进入战场"),  # "生物上场时": entering it (not 战场上场地)
+    ("偷看", "检视"),  # peeking at a face-down card: looking at it (not stealing it)
     ("(?<!神)偷(?:走|来)?", "获得操控权"),  # stealing: gaining control (as "steal"; 神偷 is a card)
     ("退出(?:游戏)?", "离开游戏"),  # leaving the game
     ("解掉", "消灭"),  # removed: destroyed
+    ("清掉", "移除"),  # damage cleared away: removed (清除 alone is the cleanup step)
     ("拆(?=掉|了)", "消灭"),  # "神器被拆了": destroyed
     ("替代(?:卡|牌)", "辅助牌"),  # a substitute card (not 替代性效应, a replacement effect)
     ("跳过", "略过"),  # skip
