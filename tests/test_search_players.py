@@ -127,6 +127,8 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     # peeking at a face-down card is looking at it, not stealing it; damage cleared is removed
     assert rules_words_zh("能偷看吗，偷走了") == "能检视吗，获得操控权了"
     assert rules_words_zh("伤害啥时候清掉，清除步骤") == "伤害啥时候移除，清除步骤"
+    # Free-for-All and Planechase as players call them (the rules: 自由竞赛, 竞逐时空)
+    assert rules_words_zh("打FFA，自由混战，时空竞逐") == "打自由竞赛，自由竞赛，竞逐时空"
     assert rules_words_zh("主阶段吃了3点伤害，吃饭") == "行动阶段受到3点伤害，吃饭"
     assert rules_words_zh("复活，检索") == "从坟墓场放进战场，搜寻"
     assert rules_words_zh("摸一张牌，丢两张牌，丢一个瞬间") == "抓一张牌，弃两张牌，施放一个瞬间"

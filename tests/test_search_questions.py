@@ -360,15 +360,19 @@ def test_empty_meets_the_rules_no() -> None:
 
 
 def test_a_question_about_an_opponent_finds_the_rule_about_players(tmp_path: Path) -> None:
-    # an opponent is a player, a creature a permanent: the rules say so of every one of them
+    # an opponent is a player, a creature a permanent, a permanent an object: the rules say so
+    # of every one of them
     rows = [
         ("100", "section", "Gadgets", "Gadgets"),
         ("100.1", "rule", "A player may polish a gadget at any time.", None),
         ("100.2", "rule", "Each opponent's gadget is a gadget.", None),
         ("100.3", "rule", "A permanent that is tapped can't be polished.", None),
         ("100.4", "rule", "A tapped creature is tapped.", None),
+        ("100.5", "rule", "Sprockets on an object are lost when it is shuffled.", None),
+        ("100.6", "rule", "A permanent sprocket is lost.", None),
     ]
     build_index(tmp_path / "index", [document("en", rows, [])], {})
     s = Searcher(tmp_path / "index")
     assert numbers(s.search("can my opponent polish a gadget", lang="en"))[0] == "100.1"
     assert numbers(s.search("can a tapped creature be polished", lang="en"))[0] == "100.3"
+    assert numbers(s.search("sprockets on a permanent that is shuffled", lang="en"))[0] == "100.5"

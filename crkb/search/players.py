@@ -235,6 +235,9 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("(?<![a-z])pw(?![a-z])", "鹏洛客"),
     # a game of more players than two: 多人局, 四人局, 4人局 (the rules say 多人游戏)
     ("(?:多|[三四五六七八3-8])人(?:局|对局|游戏|场|乱斗)", "多人游戏"),
+    # Free-for-All (自由竞赛玩法) as players call it; Planechase with its words turned round
+    ("(?<![a-z])ffa(?![a-z])|自由(?:混战|乱斗|对战)", "自由竞赛"),
+    ("时空竞逐", "竞逐时空"),
     ("(?:双|两|二|2)人(?:局|对局|场)", "双人游戏"),
     ("(?<![a-z])tokens?(?![a-z])", "衍生物"),
     ("(?<![a-z])fizzle[sd]?(?![a-z])", "目标均非法不会结算"),

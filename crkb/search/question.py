@@ -281,6 +281,8 @@ EN_CLASSES: dict[str, str] = {
     "creatures": "permanents",
     "opponent": "player",
     "opponents": "players",
+    "permanent": "object",  # "counters on a permanent": a rule about an object's counters
+    "permanents": "objects",
 }
 
 
