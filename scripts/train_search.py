@@ -7,7 +7,8 @@ Without --queries, the files scripts/eval_search.py measures are used, but the u
 from. Each query's candidates and their factors are read once; a weight vector then re-ranks
 them. The cross-validated figure scores every query with weights learned without it (K folds),
 so it is what the weights would do on questions they never saw. The weights learned on all the
-queries are printed last, to be copied into crkb/search/weights.py.
+queries are printed last, to be copied into crkb/search/weights.py; the ranking forest corrects
+the product they make, so learn it again after (scripts/train_ranker.py --write).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def load_cases(searcher: Searcher, files: list[Path]) -> list[Case]:
     cases = []
     for f in files:
         for j in read_queries(f):
-            pinned, cands = searcher.candidates(j.query, j.lang)
+            pinned, cands, _terms = searcher.candidates(j.query, j.lang)
             hit = next((i + 1 for i, n in enumerate(pinned) if relevant(n, j.relevant)), None)
             rest = [(relevant(n, j.relevant), log_factors(x)) for n, x in cands if n not in pinned]
             cases.append(Case(f.stem, j, hit, len(pinned), rest))

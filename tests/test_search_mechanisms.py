@@ -131,18 +131,18 @@ def test_a_rule_under_the_title_a_question_names_comes_first(s: Searcher) -> Non
 
 def test_a_variant_is_named_without_the_word_variant(s: Searcher) -> None:
     # "gadget fair" names the section titled "Gadget Fair Variant"
-    _pinned, cands = s.candidates("are springs shared in a gadget fair", "en")
+    _pinned, cands, _terms = s.candidates("are springs shared in a gadget fair", "en")
     assert any("topic" in f for n, f in cands if n.startswith("800"))
 
 
 def test_a_one_word_general_title_names_no_topic(s: Searcher) -> None:
-    _pinned, cands = s.candidates("how are springs made", "en")
+    _pinned, cands, _terms = s.candidates("how are springs made", "en")
     assert all("topic" not in f for _n, f in cands)
 
 
 def test_a_card_type_only_a_variant_plays_names_a_topic_in_one_word(s: Searcher) -> None:
     # vanguards (313) are a variant's cards: as specific as the variant, unlike springs
-    _pinned, cands = s.candidates("where do vanguard cards start", "en")
+    _pinned, cands, _terms = s.candidates("where do vanguard cards start", "en")
     assert any("topic" in f for n, f in cands if n.startswith("313"))
 
 

@@ -231,8 +231,15 @@ def test_a_quoted_word_finds_the_rule_that_quotes_it(s: Searcher) -> None:
 
 
 def test_a_keyword_action_titled_by_one_character_is_named_by_it(s: Searcher) -> None:
-    """磨牌 names the keyword action 磨 (mill): its rule is no keyword's special case."""
-    assert numbers(s.search("磨牌是什么意思", lang="zh"))[0] == "701.13a"
+    """磨牌 names the keyword action 磨 (mill): its rule is no keyword's special case (no
+    `specific` factor), and it leads the rule that only mentions milling."""
+    factors = dict(s.candidates("磨牌是什么意思", "zh").scored)
+    assert "specific" not in factors["701.13a"]
+    s.forest, shipped = None, s.forest  # the weighed product alone (the trees know no toy index)
+    try:
+        assert numbers(s.search("磨牌是什么意思", lang="zh"))[0] == "701.13a"
+    finally:
+        s.forest = shipped
 
 
 def test_question_words_are_not_highlighted(s: Searcher) -> None:
@@ -287,6 +294,15 @@ def test_a_chinese_word_that_sounds_like_a_rules_word_is_put_right() -> None:
     # an adverb after a noun is meant: 贴纸也 ("the sticker, too") is no 贴纸页 (a sticker sheet)
     sheet = {"贴纸也": "贴纸页"}.get
     assert known_words(["贴纸", "也", "弄掉"], {"贴纸"}.__contains__, sheet)[1] == {}
+    # characters cut one by one that are each a word the rules hold are meant: 牌 / 当 ("the
+    # card that turn") is no 拍档 (partner); a run of characters no rule holds alone still is
+    partner = {"牌当": "拍档", "朋洛客": "鹏洛客"}.get
+    card = {"牌", "当", "回合"}.__contains__
+    assert known_words(["的", "牌", "当", "回合"], card, partner) == (
+        ["的", "牌", "当", "回合"],
+        {},
+    )
+    assert known_words(["朋", "洛", "客"], card, partner)[0] == ["鹏洛客"]
 
 
 def test_a_question_in_words_no_rule_holds_finds_the_words_inside_them(s: Searcher) -> None:

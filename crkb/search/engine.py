@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import pickle
 import re
 import struct
@@ -24,6 +25,7 @@ from crkb.numbers import parent_of, sort_key
 from crkb.search import (
     analysis,
     bridge,
+    forest,
     highlight,
     mixed,
     names,
@@ -97,6 +99,14 @@ PARENTS = 4_096  # rules whose titled parent is kept
 _UNKNOWN = ("", "")  # a rule whose titled parent is not kept yet
 K = TypeVar("K")
 V = TypeVar("V")
+
+
+class Candidates(NamedTuple):
+    """What the learned rankings are trained on (Searcher.candidates)."""
+
+    pinned: list[str]
+    scored: list[tuple[str, dict[str, float]]]
+    terms: int  # the query's content words
 
 
 class Stored(NamedTuple):
@@ -281,6 +291,7 @@ class Searcher:
         self._head_code: dict[str, int] = {}
         self._lexical: tuple[list[str], np.ndarray] | None = None  # numbers in order, docnums
         self.weights: dict[str, float] = dict(weights.LEARNED)
+        self.forest: forest.Forest | None = forest.load()
 
     def _docnums(self) -> list[int]:
         """rid → Whoosh document number (identical unless the index was written in pieces)."""
@@ -403,24 +414,24 @@ class Searcher:
                     f"{self.dir}: damaged search index ({_reason(e)}); {_REBUILD}"
                 ) from None
 
-    def candidates(
-        self, query: str, lang: str, n: int = POOL
-    ) -> tuple[list[str], list[tuple[str, dict[str, float]]]]:
-        """(rules pinned first, the scored candidates with their factors), in the newest
-        version: what the weights are learned from (scripts/train_search.py)."""
+    def candidates(self, query: str, lang: str, n: int = POOL) -> Candidates:
+        """The rules pinned first, the scored candidates with their factors, and how many
+        content words the query has, in the newest version: what the weights and the forest
+        are learned from (scripts/train_search.py, scripts/train_ranker.py)."""
         with self._lock:
             q = _clean(query)
             if lang == "zh":
                 q = self.to_simplified(q)
             _vid, o = self.resolve_version(lang, None)
             if o is None or not q:
-                return [], []
+                return Candidates([], [], 0)
             plan = self._plan(q, lang, o, {})
             pinned = [self.records[r][1] for r in plan.pinned]
             if plan.query is None:
-                return pinned, []
+                return Candidates(pinned, [], 0)
             pool, _total, _before = self._pool(lang, o, plan.query, n)
-            return pinned, [(self._number_of[d], f) for d, f in pool]
+            scored = [(self._number_of[d], f) for d, f in pool]
+            return Candidates(pinned, scored, len(plan.query.near))
 
     def _search(
         self, query: str, lang: str, version: str | None, limit: int, other: bool = True
@@ -481,6 +492,12 @@ class Searcher:
             (d, weights.times(b, "pointed", f["pointed"], self.weights) if "pointed" in f else b)
             for (d, f), b in zip(pool, before, strict=True)
         ]
+        if self.forest is not None and scored:  # the trees' correction of each product
+            x = self.forest.rows(
+                [f for _d, f in pool], len(plan.near), lang == "zh", [s for _d, s in scored]
+            )
+            fix = self.forest.correction(x).tolist()
+            scored = [(d, s * math.exp(c)) for (d, s), c in zip(scored, fix, strict=True)]
         scored.sort(key=lambda x: -x[1])
         return scored[:n], total
 

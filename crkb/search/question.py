@@ -588,7 +588,7 @@ def known_words(
     run: list[str] = []
 
     def flush() -> None:
-        out.extend(_fewest("".join(run), known, sounds_like, fixed))
+        out.extend(_fewest("".join(run), known, sounds_like, fixed, apart=True))
         run.clear()
 
     for t in tokens:
@@ -629,7 +629,7 @@ def _sounded(
             and not known(text)
         ):
             word = sounds_like(text)
-            if word is not None:
+            if word is not None and (any(len(w) > 1 for w in group) or _one_slip(text, word)):
                 fixed[text] = word
                 return [word]
         return None
@@ -669,10 +669,12 @@ def _fewest(
     known: Callable[[str], bool],
     sounds_like: Callable[[str], str | None],
     fixed: dict[str, str],
+    apart: bool = False,
 ) -> list[str]:
     """`text` as the fewest pieces, each a single character, a word some rule holds, or a word
     of two or more characters that sounds like one (then the rules' word, noted in `fixed`);
-    of as many pieces, the one with fewest words put right."""
+    of as many pieces, the one with fewest words put right. `apart`: the characters were cut
+    one by one, and are put right only where one of them slipped (`_one_slip`)."""
     n = len(text)
     best: list[tuple[int, int, list[str]] | None] = [(0, 0, [])] + [None] * n
     like: dict[str, str | None] = {}
@@ -689,7 +691,7 @@ def _fewest(
                 if part not in like:
                     like[part] = sounds_like(part)
                 word = like[part]
-                if word is None:
+                if word is None or (apart and not _one_slip(part, word)):
                     continue
                 got = (pieces + 1, swaps + 1, [*words, word])
             else:
@@ -707,6 +709,13 @@ def _fewest(
             fixed[typed] = w
         pos += len(w)
     return end[2]
+
+
+def _one_slip(typed: str, word: str) -> bool:
+    """True when a word differs from what was typed in one character at most: characters jieba
+    cut one by one are words of their own unless one of them slipped (朋 / 洛 / 客: 鹏洛客),
+    and 牌 / 当 of 的牌当回合, "the card that turn", is no slip for 拍档 (partner)."""
+    return len(typed) == len(word) and sum(a != b for a, b in zip(typed, word, strict=True)) <= 1
 
 
 def _glued(token: str) -> list[str]:
