@@ -13,9 +13,7 @@ trees correct the product those make. Needs LightGBM (the project's dev dependen
 
 from __future__ import annotations
 
-import argparse
 import json
-import random
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from eval_search import Judged, open_searcher, read_queries, relevant  # noqa: E402
+from train_search import folds, judged_arguments, report  # noqa: E402
 
 from crkb.errors import CrkbError  # noqa: E402
 from crkb.search import forest  # noqa: E402
@@ -60,6 +59,7 @@ class Case:
     """One judged query: the rank of its first relevant pinned rule, how many rules are pinned,
     and its other candidates' features and relevance."""
 
+    source: str  # the judged file's name (train_search.report groups by it)
     judged: Judged
     pinned_hit: int | None
     pinned: int
@@ -75,11 +75,11 @@ def load_cases(searcher: Searcher, files: list[Path]) -> tuple[list[Case], list[
         for j in read_queries(f):
             got = searcher.candidates(j.query, j.lang)
             cands = [(n, x) for n, x in got.scored if n not in got.pinned]
-            raw.append((j, got, cands))
-    signals = sorted({k for _j, _g, cands in raw for _n, x in cands for k in x})
+            raw.append((f.stem, j, got, cands))
+    signals = sorted({k for _s, _j, _g, cands in raw for _n, x in cands for k in x})
     names = [*signals, *forest.QUERY_FEATURES]
     cases = []
-    for j, got, cands in raw:
+    for source, j, got, cands in raw:
         hit = next((i + 1 for i, n in enumerate(got.pinned) if relevant(n, j.relevant)), None)
         factors = [x for _n, x in cands]
         products = [combine(x, LEARNED) for x in factors]
@@ -87,7 +87,14 @@ def load_cases(searcher: Searcher, files: list[Path]) -> tuple[list[Case], list[
         rel = [relevant(n, j.relevant) for n, _x in cands]
         shape = (len(rows), len(names))
         cases.append(
-            Case(j, hit, len(got.pinned), np.array(rows).reshape(shape), np.array(rel, dtype=int))
+            Case(
+                source,
+                j,
+                hit,
+                len(got.pinned),
+                np.array(rows).reshape(shape),
+                np.array(rel, dtype=int),
+            )
         )
     return cases, names
 
@@ -121,25 +128,8 @@ def fit(cases: list[Case], names: list[str], seed: int) -> Any:
     return lightgbm.train({**PARAMS, "seed": seed}, data)
 
 
-def report(cases: list[Case], ranks: list[int | None], title: str) -> None:
-    print(f"== {title}")
-    groups: dict[str, list[int | None]] = {}
-    for c, r in zip(cases, ranks, strict=True):
-        groups.setdefault(c.judged.lang, []).append(r)
-        groups.setdefault("all", []).append(r)
-    for lang, rs in groups.items():
-        mrr = sum(1.0 / r for r in rs if r and r <= 10) / len(rs)
-        rec = sum(1 for r in rs if r and r <= 5) / len(rs)
-        print(f"{lang:4} n={len(rs):3}  MRR@10={mrr:.3f}  recall@5={rec:.3f}")
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--queries", type=Path, action="append", help="a judged file (repeatable)")
-    ap.add_argument("--index", type=Path)
-    ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared/corpus")
-    ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
+    ap = judged_arguments((__doc__ or "").splitlines()[0])
     ap.add_argument("--write", action="store_true", help="write crkb/search/forest.json")
     args = ap.parse_args(argv)
     files = args.queries or [DEVELOPMENT]
@@ -151,9 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         cases, names = load_cases(searcher, files)
     report(cases, [first_relevant(c, product(c, names)) for c in cases], "weighed product")
-    order = list(range(len(cases)))
-    random.Random(args.seed).shuffle(order)
-    fold_of = {i: n % args.folds for n, i in enumerate(order)}
+    fold_of = folds(len(cases), args.folds, args.seed)
     cv: list[int | None] = [None] * len(cases)
     for k in range(args.folds):
         model = fit([c for i, c in enumerate(cases) if fold_of[i] != k], names, args.seed)

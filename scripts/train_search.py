@@ -114,13 +114,30 @@ def report(cases: list[Case], ranks: list[int | None], title: str) -> None:
         print(f"{src:16} {lang:4} n={len(rs):3}  MRR@10={mrr:.3f}  recall@5={rec:.3f}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def judged_arguments(description: str) -> argparse.ArgumentParser:
+    """The options every learner takes: judged files, an index (or the corpus to build one
+    from), and the folds of its cross-validation."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--queries", type=Path, action="append", help="a judged file (repeatable)")
     ap.add_argument("--index", type=Path)
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared/corpus")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
+    return ap
+
+
+def folds(count: int, k: int, seed: int) -> list[int]:
+    """Each of `count` queries' fold (0 … k-1), dealt in a seeded random order."""
+    order = list(range(count))
+    random.Random(seed).shuffle(order)
+    fold_of = [0] * count
+    for n, i in enumerate(order):
+        fold_of[i] = n % k
+    return fold_of
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = judged_arguments((__doc__ or "").splitlines()[0])
     ap.add_argument("--only", nargs="+", default=[], help="learn only these weights")
     args = ap.parse_args(argv)
     files = args.queries or [f for f in TRAINING_FILES if f.exists()]
@@ -136,9 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     # Learning starts with the weights it learns switched off, so that the cross-validated
     # figure measures the learning, not the shipped values (chosen by looking at every query).
     start = {k: (0.0 if k in args.only else v) for k, v in shipped.items()}
-    order = list(range(len(cases)))
-    random.Random(args.seed).shuffle(order)
-    fold_of = {i: n % args.folds for n, i in enumerate(order)}
+    fold_of = folds(len(cases), args.folds, args.seed)
     cv: list[int | None] = [None] * len(cases)
     for k in range(args.folds):
         train_set = [c for i, c in enumerate(cases) if fold_of[i] != k]
