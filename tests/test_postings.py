@@ -11,10 +11,9 @@ import pytest
 from whoosh.filedb.filestore import FileStorage
 
 from crkb.search import postings
-from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.postings import read_postings
-from tests.documents import document
+from tests.documents import document, toy_searcher
 
 OLD = [
     ("100", "section", "Springs", "Springs"),
@@ -63,7 +62,7 @@ def test_arrays_hold_what_whoosh_holds(index: Path) -> None:
 
 
 def test_each_release_is_searched_in_its_own_words(index: Path) -> None:
-    s = Searcher(index)
+    s = toy_searcher(index)
     newest = s.search("cog", lang="en")
     assert [h["number"] for h in newest["hits"]] == ["100.2", "200.1"]
     assert s.search("cog", lang="en", version="2029-01-01")["hits"] == []
@@ -87,7 +86,7 @@ def test_a_terms_fields_saturated_at_once_equal_field_by_field(index: Path) -> N
     the values computed field by field, to the bit (rankings rest on it)."""
     from crkb.search.engine import EN_FIELDS
 
-    s = Searcher(index)
+    s = toy_searcher(index)
     scorer, names = s.scorer, tuple(EN_FIELDS)
     words = {t for f in names for t in s.scorer.postings.terms[f]}
     assert len(words) >= 10
@@ -111,7 +110,7 @@ def test_a_term_in_several_fields_counts_once_as_matched(index: Path) -> None:
     from crkb.search.engine import EN_FIELDS
     from crkb.search.question import Term
 
-    s = Searcher(index)
+    s = toy_searcher(index)
     o = len(s.versions["en"]) - 1
     scored = s.scorer.score(
         ("en", o), s._scope("en", o), [Term("spring", (("spring", 1.0),))], EN_FIELDS

@@ -13,7 +13,7 @@ from crkb.errors import NotFound, StoreError
 from crkb.model import Document, GlossaryEntry, Reference, Rule
 from crkb.search.engine import Searcher
 from crkb.search.index import USERDICT, build_index
-from tests.documents import numbers
+from tests.documents import numbers, toy_searcher
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,7 +108,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def s(small: Path) -> Searcher:
-    return Searcher(small)
+    return toy_searcher(small)
 
 
 def first(result: dict) -> str | None:

@@ -8,7 +8,7 @@ import pytest
 from crkb.search import bridge
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from tests.documents import document, numbers
+from tests.documents import document, numbers, toy_searcher
 
 # Two texts of one release. 300.3's Chinese says 开始时 (at the start) and 血量 where the other
 # rules say 起始 (starting) and 生命 (life); its English says "starting life total" as they do.
@@ -34,7 +34,7 @@ ZH = [
 def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("bridge") / "index"
     build_index(d, [document("en", EN, []), document("zh", ZH, [])], {})
-    return Searcher(d)
+    return toy_searcher(d)
 
 
 def test_the_word_table_is_learned_from_rules_that_say_the_same_thing() -> None:

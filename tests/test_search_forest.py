@@ -94,5 +94,5 @@ def test_the_shipped_forest_reads_the_signals_the_engine_computes() -> None:
 
 
 def test_a_searcher_carries_the_shipped_forest(tmp_path: Path) -> None:
-    s = english_searcher(tmp_path / "index", [("100.1", "rule", "A widget spins.", None)])
-    assert isinstance(s, Searcher) and s.forest is not None
+    english_searcher(tmp_path / "index", [("100.1", "rule", "A widget spins.", None)])
+    assert Searcher(tmp_path / "index").forest is not None

@@ -12,7 +12,7 @@ from crkb.search.engine import Searcher
 from crkb.search.index import build_index, without_pointers
 from crkb.search.question import CLASS, FORMER, understand_en, understand_zh
 from crkb.search.synonyms import classes, former_names_zh
-from tests.documents import document, numbers
+from tests.documents import document, numbers, toy_searcher
 
 EN = [
     ("200", "section", "Widget Boxes", "Widget Boxes"),
@@ -61,7 +61,7 @@ def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("mechanisms") / "index"
     docs = [document("en", EN, EN_GLOSSARY), document("zh", ZH, ZH_GLOSSARY)]
     build_index(d, docs, {"Gizmo": "小玩意", "Untap Step": "重置步骤"})
-    return Searcher(d)
+    return toy_searcher(d)
 
 
 # -- pure pieces -------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.mixed import english_terms_zh
-from tests.documents import document, numbers
+from tests.documents import document, numbers, toy_searcher
 
 TERMS = {
     "flying": "飞行",
@@ -56,7 +56,7 @@ def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     ]
     d = tmp_path_factory.mktemp("mixed") / "index"
     build_index(d, [document("en", en, []), document("zh", zh, [])], {"Widget": "小器具"})
-    return Searcher(d)
+    return toy_searcher(d)
 
 
 def test_a_chinese_question_with_an_english_term_finds_the_rule(s: Searcher) -> None:

@@ -16,7 +16,7 @@ from crkb.search.players import (
     slashed,
     todays_words_en,
 )
-from tests.documents import document, numbers
+from tests.documents import document, numbers, toy_searcher
 
 EN = [
     ("100", "section", "Widgets", "Widgets"),
@@ -47,7 +47,7 @@ ZH = [
 def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("players") / "index"
     build_index(d, [document("en", EN, []), document("zh", ZH, [])], {})
-    return Searcher(d)
+    return toy_searcher(d)
 
 
 def test_players_words_are_put_in_the_rules_words() -> None:
@@ -187,7 +187,7 @@ def test_the_tap_symbol_is_searched_by_its_name(tmp_path: Path) -> None:
         ("107.6", "rule", "重置符号为{Q}。", None),
     ]
     build_index(tmp_path / "index", [document("en", rows, []), document("zh", zh, [])], {})
-    s = Searcher(tmp_path / "index")
+    s = toy_searcher(tmp_path / "index")
     assert numbers(s.search("what does {T} mean", lang="en"))[0] == "107.5"
     assert numbers(s.search("{T}是什么意思", lang="zh"))[0] == "107.5"
 
@@ -211,7 +211,7 @@ def test_the_rules_words_of_before_2009_are_read_in_todays_where_today_is_search
     ]
     old = dataclasses.replace(document("en", then, []), version="2005-01-01", source="en/old")
     build_index(tmp_path / "index", [old, document("en", now, [])], {})
-    s = Searcher(tmp_path / "index")
+    s = toy_searcher(tmp_path / "index")
     got = s.search("comes into play tapped", lang="en")
     assert numbers(got)[0] == "100.1" and "<mark>battlefield</mark>" in got["hits"][0]["highlight"]
     then_got = s.search("comes into play tapped", lang="en", version="2005-01-01")
@@ -276,7 +276,7 @@ def test_two_effects_that_disagree_ask_which_takes_precedence(tmp_path: Path) ->
         ("601.1", "rule", "A player who can cast a spell wins priority back.", None),
     ]
     build_index(tmp_path / "index", [document("en", rows, [])], {})
-    s = Searcher(tmp_path / "index")
+    s = toy_searcher(tmp_path / "index")
     asked = "one effect says i can cast it and another says i can't, which one wins"
     assert numbers(s.search(asked, lang="en"))[0] == "101.2"
 
@@ -328,7 +328,7 @@ def test_a_multiplayer_question_meets_the_multiplayer_chapter_s_general_rules(
     ]
     docs = [document("en", rows, []), document("zh", zh, [])]
     build_index(tmp_path / "index", docs, {"Multiplayer Game": "多人游戏"})
-    s = Searcher(tmp_path / "index")
+    s = toy_searcher(tmp_path / "index")
     assert numbers(s.search("四人局有人认输了，他的生物会离开游戏吗", lang="zh"))[0] == "800.4"
     assert numbers(s.search("双人局有人认输了，他的生物会离开游戏吗", lang="zh"))[0] == "104.3"
     asked = "in a 4 player game someone concedes, what happens to the creatures they own"

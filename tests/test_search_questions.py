@@ -12,7 +12,7 @@ from crkb.search.analysis import stem
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
 from crkb.search.question import known_words, negation_pairs, understand_en, understand_zh
-from tests.documents import document, numbers
+from tests.documents import document, numbers, toy_searcher
 
 EN = [
     ("300", "section", "Gadgets", "Gadgets"),
@@ -71,11 +71,7 @@ def s(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     d = tmp_path_factory.mktemp("questions") / "index"
     gloss = [GlossaryEntry("Jam", "A widget that can't spin because its sprockets are bent.")]
     build_index(d, [document("en", EN, gloss), document("zh", ZH, [])], {"Widget": "小器具"})
-    s = Searcher(d)
-    # The ranking forest is learned from the real archive's signals, whose sizes a made-up
-    # index of a few rules does not have: these mechanisms are read in the weighed product.
-    s.forest = None
-    return s
+    return toy_searcher(d)
 
 
 # -- pure pieces -------------------------------------------------------------------------------
@@ -388,7 +384,7 @@ def test_a_question_about_an_opponent_finds_the_rule_about_players(tmp_path: Pat
         ("100.6", "rule", "A permanent sprocket is lost.", None),
     ]
     build_index(tmp_path / "index", [document("en", rows, [])], {})
-    s = Searcher(tmp_path / "index")
+    s = toy_searcher(tmp_path / "index")
     assert numbers(s.search("can my opponent polish a gadget", lang="en"))[0] == "100.1"
     assert numbers(s.search("can a tapped creature be polished", lang="en"))[0] == "100.3"
     assert numbers(s.search("sprockets on a permanent that is shuffled", lang="en"))[0] == "100.5"
