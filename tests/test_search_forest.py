@@ -39,7 +39,7 @@ def test_the_trees_score_a_row_as_lightgbm_does(leaves: int) -> None:
     # trees of one, two and three levels, padded to three: the same output to the last bit
     booster, x = _trained(leaves, seed=leaves)
     trees = forest.parse(forest.from_dump(booster.dump_model(), NAMES))
-    assert trees.trees == 30
+    assert len(trees.first) == 30
     np.testing.assert_allclose(trees.correction(x), booster.predict(x), rtol=1e-12, atol=1e-12)
 
 

@@ -11,6 +11,7 @@ so a search loads no learning library.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -37,10 +38,12 @@ class Forest:
     each, split 0 the lowest) to the leaf's value."""
 
     features: tuple[str, ...]
+    index: Mapping[str, int]  # feature → its column
     feature: np.ndarray  # (trees × splits,) the feature each split reads
     threshold: np.ndarray  # (trees × splits,)
     table: np.ndarray  # (trees × 128,) outcome bits → value, flat
-    trees: int
+    first: np.ndarray  # each tree's first place in `table`
+    bits: np.ndarray  # each split's bit in an outcome
 
     def rows(
         self,
@@ -50,16 +53,14 @@ class Forest:
         products: Sequence[float],
     ) -> np.ndarray:
         """The candidates' features in this forest's order (`rows`)."""
-        return np.array(rows(self.features, factors, terms, zh, products))
+        return np.array(_rows(self.index, factors, terms, zh, products))
 
     def correction(self, x: np.ndarray) -> np.ndarray:
         """Each row's summed tree output (the log of what its score is multiplied by)."""
         if not len(x):
             return np.zeros(0)
-        splits = 2**DEPTH - 1
-        right = (x[:, self.feature] > self.threshold).reshape(len(x), self.trees, splits)
-        code = right @ (1 << np.arange(splits))
-        out: np.ndarray = self.table[np.arange(self.trees) * 2**splits + code].sum(axis=1)
+        right = (x[:, self.feature] > self.threshold).reshape(len(x), len(self.first), -1)
+        out: np.ndarray = self.table[self.first + right @ self.bits].sum(axis=1)
         return out
 
 
@@ -73,8 +74,17 @@ def rows(
     """Each candidate's features: its factors' logarithms (0, the log of 1, for a factor it
     lacks), then how many content words its query has, its language, and its weighed product's
     log (`names` orders them)."""
-    at = {name: i for i, name in enumerate(names)}
-    query = [0.0] * len(names)
+    return _rows({name: i for i, name in enumerate(names)}, factors, terms, zh, products)
+
+
+def _rows(
+    at: Mapping[str, int],
+    factors: Sequence[Mapping[str, float]],
+    terms: int,
+    zh: bool,
+    products: Sequence[float],
+) -> list[list[float]]:
+    query = [0.0] * len(at)
     for name, value in (("terms", float(terms)), ("zh", 1.0 if zh else 0.0)):
         if name in at:
             query[at[name]] = value
@@ -97,7 +107,7 @@ def _log(v: float) -> float:
 
 def from_dump(dump: Mapping[str, Any], features: Sequence[str]) -> dict[str, Any]:
     """The JSON this module reads, from LightGBM's `dump_model()` of a model trained on rows
-    made by `row` (numerical splits only, DEPTH levels at most: the rows hold no missing
+    made by `rows` (numerical splits only, DEPTH levels at most: the rows hold no missing
     values, and the trainer grows trees of 4 leaves)."""
     splits = 2**DEPTH - 1
     feature: list[int] = []
@@ -155,17 +165,22 @@ def parse(data: Mapping[str, Any]) -> Forest:
     for _ in range(DEPTH):  # follow each outcome's bits from the root to its leaf
         at = 2 * at + 1 + ((codes >> at) & 1)
     table = leaves[:, at - splits]
+    features = tuple(data["features"])
     return Forest(
-        features=tuple(data["features"]),
+        features=features,
+        index={name: i for i, name in enumerate(features)},
         feature=np.asarray(data["feature"], dtype=np.intp),
         threshold=np.asarray(data["threshold"], dtype=np.float64),
         table=table.ravel(),
-        trees=len(leaves),
+        first=np.arange(len(leaves)) * 2**splits,
+        bits=1 << np.arange(splits),
     )
 
 
+@functools.cache
 def load(path: Path = MODEL) -> Forest | None:
-    """The shipped forest, or None when there is none (the weighed product ranks alone)."""
+    """The shipped forest, or None when there is none (the weighed product ranks alone); read
+    once per process and shared by every Searcher (nothing changes it)."""
     if not path.is_file():
         return None
     try:
