@@ -150,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                 extra = model.predict(c.rows) if len(c.rows) else np.zeros(0)
                 cv[i] = first_relevant(c, product(c, names) + extra)
     report(cases, cv, f"forest, cross-validated ({args.folds} folds, learned without the query)")
+    print(f"(searches apply the forest in {', '.join(sorted(forest.LANGS))} alone: forest.LANGS)")
     if args.write:
         model = fit(cases, names, args.seed)
         dump = model.dump_model()

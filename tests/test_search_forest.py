@@ -14,7 +14,8 @@ import pytest
 from crkb.errors import StoreError
 from crkb.search import forest
 from crkb.search.engine import Searcher
-from tests.documents import english_searcher, numbers
+from crkb.search.index import build_index
+from tests.documents import document, english_searcher, numbers, toy_searcher
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -66,23 +67,32 @@ def test_no_forest_file_is_no_forest_and_a_damaged_one_is_a_clear_error(tmp_path
         forest.load(bad)
 
 
-def test_the_trees_reorder_the_candidates(tmp_path: Path) -> None:
-    s = english_searcher(
-        tmp_path / "index",
-        [
-            ("100", "section", "Widgets", "Widgets"),
-            ("100.1", "rule", "A widget spins; a widget spins twice; widgets spin.", None),
-            ("100.2", "rule", "A gadget holds one widget.", None),
-        ],
-    )
-    s.forest = None
-    assert numbers(s.search("widget spins", lang="en"))[0] == "100.1"
+def test_the_trees_reorder_chinese_candidates_and_leave_english_ones(tmp_path: Path) -> None:
+    en = [
+        ("100", "section", "Widgets", "Widgets"),
+        ("100.1", "rule", "A widget spins; a widget spins twice; widgets spin.", None),
+        ("100.2", "rule", "A gadget holds one widget.", None),
+    ]
+    zh = [
+        ("100", "section", "小器具", "小器具"),
+        ("100.1", "rule", "小器具会旋转；小器具旋转两次；小器具都旋转。", None),
+        ("100.2", "rule", "一个装置持有一个小器具。", None),
+    ]
+    build_index(tmp_path / "index", [document("en", en, []), document("zh", zh, [])], {})
+    s = toy_searcher(tmp_path / "index")
+    asked = {"en": "widget spins", "zh": "小器具 旋转"}
+    assert {lang: numbers(s.search(q, lang=lang))[0] for lang, q in asked.items()} == {
+        "en": "100.1",
+        "zh": "100.1",
+    }
     # one tree that takes much from a candidate with more BM25 than the midpoint of the two
-    bm25 = {n: np.log(f["bm25"]) for n, f in s.candidates("widget spins", "en").scored}
+    bm25 = {n: np.log(f["bm25"]) for n, f in s.candidates(asked["zh"], "zh").scored}
     split = {"split_feature": 0, "threshold": (bm25["100.1"] + bm25["100.2"]) / 2}
     tree = {**split, "left_child": {"leaf_value": 0.0}, "right_child": {"leaf_value": -50.0}}
     s.forest = forest.parse(forest.from_dump({"tree_info": [{"tree_structure": tree}]}, ["bm25"]))
-    assert numbers(s.search("widget spins", lang="en"))[0] == "100.2"
+    assert numbers(s.search(asked["zh"], lang="zh"))[0] == "100.2"
+    # English questions rank by the weighed product alone (forest.LANGS)
+    assert numbers(s.search(asked["en"], lang="en"))[0] == "100.1"
 
 
 def test_the_shipped_forest_reads_the_signals_the_engine_computes() -> None:

@@ -492,7 +492,7 @@ class Searcher:
             (d, weights.times(b, "pointed", f["pointed"], self.weights) if "pointed" in f else b)
             for (d, f), b in zip(pool, before, strict=True)
         ]
-        if self.forest is not None and scored:  # the trees' correction of each product
+        if self.forest is not None and scored and lang in forest.LANGS:  # the trees' correction
             x = self.forest.rows(
                 [f for _d, f in pool], len(plan.near), lang == "zh", [s for _d, s in scored]
             )
