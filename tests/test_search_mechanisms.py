@@ -105,11 +105,15 @@ def test_a_query_names_the_titles_whose_words_it_holds_in_a_run() -> None:
     assert named == {"300": pytest.approx(1 / 3), "200": pytest.approx(2 / 3)}
     # the title's words apart do not name it
     assert "200" not in topics.named_en(["widget", "springs", "boxes"], lambda k: titles.get(k, []))
-    zh = topics.named_zh("重置步骤咒语", ["重置步骤", "战场"], lambda k: ["502"])
+    zh = topics.named_zh("重置步骤咒语", topics.zh_index(["重置步骤", "战场"]), lambda k: ["502"])
     assert zh == {"502": pytest.approx(4 / 6)}
     # a variant's or an option's title without its generic last word: 双头巨人 (玩法)
-    giant = topics.named_zh("双头巨人每回合", ["双头巨人玩法"], lambda k: ["810"])
+    giant = topics.named_zh("双头巨人每回合", topics.zh_index(["双头巨人玩法"]), lambda k: ["810"])
     assert giant == {"810": pytest.approx(4 / 7)}
+    # named whole when both are there: 双头巨人玩法 covers six of the nine characters
+    index = topics.zh_index(["双头巨人玩法"])
+    whole = topics.named_zh("双头巨人玩法每回合", index, lambda k: ["810"])
+    assert whole == {"810": pytest.approx(6 / 9)}
 
 
 def test_a_rule_lies_under_the_title_of_its_section_or_titled_rule() -> None:

@@ -290,6 +290,7 @@ class Searcher:
         self._heads: np.ndarray | None = None  # docnum → code of its section (number's head)
         self._head_code: dict[str, int] = {}
         self._lexical: tuple[list[str], np.ndarray] | None = None  # numbers in order, docnums
+        self._zh_title_index: dict[str, tuple[tuple[str, int], ...]] | None = None
         self.weights: dict[str, float] = dict(weights.LEARNED)
         self.forest: forest.Forest | None = forest.load()
 
@@ -343,6 +344,7 @@ class Searcher:
             self._defined("zh", text)
         self._sections()
         self._in_text_order()
+        self._zh_titles()
 
     def _scope(self, lang: str, o: int) -> Mask:
         """The documents of one version in one language, as a mask (the newest few kept)."""
@@ -613,6 +615,12 @@ class Searcher:
             best = np.argsort(-final, kind="stable")
         got = zip(docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True)
         return list(got), total
+
+    def _zh_titles(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        """The Chinese titles by the text that names them (topics.zh_index), made once."""
+        if self._zh_title_index is None:
+            self._zh_title_index = topics.zh_index(self.titles.get("zh", {}))
+        return self._zh_title_index
 
     def _sections(self) -> tuple[np.ndarray, dict[str, int]]:
         """docnum → a code of the section its rule lies in (its number's head), and the codes."""
@@ -1037,7 +1045,7 @@ class Searcher:
             quoted=_exact(quoted),
             topics=topics.named_zh(
                 "".join(asked.content),
-                self.titles.get("zh", {}),
+                self._zh_titles(),
                 lambda k: self._titled("zh", k, o),
             ),
         )

@@ -7,7 +7,7 @@ a question about that topic is answered, even when a general rule mentions the t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from crkb.search.analysis import term_key
 
@@ -40,20 +40,39 @@ def named_en(words: Sequence[str], lookup: Callable[[str], Iterable[str]]) -> di
     return out
 
 
+def zh_index(titles: Iterable[str]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Chinese title keys by the text that names them: the key whole, or without a generic last
+    word (ZH_HEADS), each with that text's length (made once per index: a query then looks up
+    its own runs of characters instead of testing every title against it)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for key in titles:
+        short = next((key[: -len(h)] for h in ZH_HEADS if key.endswith(h)), key)
+        for text in dict.fromkeys((key, short)):
+            if len(text) >= 2:
+                out.setdefault(text, []).append((key, len(text)))
+    return {text: tuple(keys) for text, keys in out.items()}
+
+
 def named_zh(
-    content: str, titles: Iterable[str], lookup: Callable[[str], Iterable[str]]
+    content: str,
+    index: Mapping[str, tuple[tuple[str, int], ...]],
+    lookup: Callable[[str], Iterable[str]],
 ) -> dict[str, float]:
-    """The same for Chinese: titles (keys of two characters or more) that stand whole in the
-    query's content characters, with the share of those characters they cover."""
+    """The same for Chinese: titles (keys of two characters or more, `index` from `zh_index`)
+    that stand in the query's content characters, whole or without their generic last word,
+    with the share of those characters they cover."""
     out: dict[str, float] = {}
     if not content:
         return out
-    for key in titles:
-        short = next((key[: -len(h)] for h in ZH_HEADS if key.endswith(h)), key)
-        named = key if key in content else short if len(short) >= 2 and short in content else ""
-        if len(named) >= 2:
-            for number in lookup(key):
-                out[number] = max(out.get(number, 0.0), len(named) / len(content))
+    longest = max(map(len, index), default=0)
+    named: dict[str, int] = {}  # title key → the length of its text found
+    for i in range(len(content) - 1):
+        for j in range(i + 2, min(len(content), i + longest) + 1):
+            for key, size in index.get(content[i:j], ()):
+                named[key] = max(named.get(key, 0), size)
+    for key, size in named.items():
+        for number in lookup(key):
+            out[number] = max(out.get(number, 0.0), size / len(content))
     return out
 
 
