@@ -290,7 +290,7 @@ class Searcher:
         self._heads: np.ndarray | None = None  # docnum → code of its section (number's head)
         self._head_code: dict[str, int] = {}
         self._lexical: tuple[list[str], np.ndarray] | None = None  # numbers in order, docnums
-        self._zh_title_index: dict[str, tuple[tuple[str, int], ...]] | None = None
+        self._zh_title_index: topics.ZhTitles | None = None
         self.weights: dict[str, float] = dict(weights.LEARNED)
         self.forest: forest.Forest | None = forest.load()
 
@@ -616,7 +616,7 @@ class Searcher:
         got = zip(docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True)
         return list(got), total
 
-    def _zh_titles(self) -> dict[str, tuple[tuple[str, int], ...]]:
+    def _zh_titles(self) -> topics.ZhTitles:
         """The Chinese titles by the text that names them (topics.zh_index), made once."""
         if self._zh_title_index is None:
             self._zh_title_index = topics.zh_index(self.titles.get("zh", {}))

@@ -8,6 +8,7 @@ a question about that topic is answered, even when a general rule mentions the t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from crkb.search.analysis import term_key
 
@@ -40,7 +41,14 @@ def named_en(words: Sequence[str], lookup: Callable[[str], Iterable[str]]) -> di
     return out
 
 
-def zh_index(titles: Iterable[str]) -> dict[str, tuple[tuple[str, int], ...]]:
+class ZhTitles(NamedTuple):
+    """Chinese title keys by the text that names them (`zh_index`), and the longest such text."""
+
+    by_text: Mapping[str, tuple[tuple[str, int], ...]]  # text → (title key, the text's length)
+    longest: int
+
+
+def zh_index(titles: Iterable[str]) -> ZhTitles:
     """Chinese title keys by the text that names them: the key whole, or without a generic last
     word (ZH_HEADS), each with that text's length (made once per index: a query then looks up
     its own runs of characters instead of testing every title against it)."""
@@ -50,13 +58,12 @@ def zh_index(titles: Iterable[str]) -> dict[str, tuple[tuple[str, int], ...]]:
         for text in dict.fromkeys((key, short)):
             if len(text) >= 2:
                 out.setdefault(text, []).append((key, len(text)))
-    return {text: tuple(keys) for text, keys in out.items()}
+    by_text = {text: tuple(keys) for text, keys in out.items()}
+    return ZhTitles(by_text, max(map(len, by_text), default=0))
 
 
 def named_zh(
-    content: str,
-    index: Mapping[str, tuple[tuple[str, int], ...]],
-    lookup: Callable[[str], Iterable[str]],
+    content: str, index: ZhTitles, lookup: Callable[[str], Iterable[str]]
 ) -> dict[str, float]:
     """The same for Chinese: titles (keys of two characters or more, `index` from `zh_index`)
     that stand in the query's content characters, whole or without their generic last word,
@@ -64,11 +71,10 @@ def named_zh(
     out: dict[str, float] = {}
     if not content:
         return out
-    longest = max(map(len, index), default=0)
     named: dict[str, int] = {}  # title key → the length of its text found
     for i in range(len(content) - 1):
-        for j in range(i + 2, min(len(content), i + longest) + 1):
-            for key, size in index.get(content[i:j], ()):
+        for j in range(i + 2, min(len(content), i + index.longest) + 1):
+            for key, size in index.by_text.get(content[i:j], ()):
                 named[key] = max(named.get(key, 0), size)
     for key, size in named.items():
         for number in lookup(key):
