@@ -1,6 +1,6 @@
 """Search quality on judged queries: MRR@10 and recall@5 per file and language, and the misses.
 
-Usage: eval_search.py [--queries PATH]... [--index DIR] [--corpus DIR] [--misses]
+Usage: eval_search.py [--queries PATH]... [--index DIR] [--corpus DIR] [--no-misses] [--batches]
 Without --queries, the shared keyword and question files, crkb's own held-out questions
 (tests/fixtures/search_heldout.tsv) and its unseen ones (tests/fixtures/search_unseen.tsv, which
 scripts/train_search.py never learns from) are measured. Without --index, an index of the archive's
@@ -12,6 +12,7 @@ one or a lettered subrule of one (702.19 listed: 702.19b counts).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -94,21 +95,30 @@ def relevant(number: str, wanted: frozenset[str]) -> bool:
     return any(number == w or (number.startswith(w) and number[len(w) :].isalpha()) for w in wanted)
 
 
-def evaluate(searcher: Searcher, rows: list[Judged]) -> Report:
-    """Per-language and overall MRR@10 / recall@5, with the misses (rank > 1)."""
+def batch_of(qid: str) -> str:
+    """The batch a judged query belongs to: its id's leading letters (s07 → s, th12 → th)."""
+    m = re.match(r"[A-Za-z]+", qid)
+    return m.group(0) if m else "?"
+
+
+def evaluate(searcher: Searcher, rows: list[Judged], batches: bool = False) -> Report:
+    """Per-language and overall MRR@10 / recall@5, with the misses (rank > 1); with `batches`,
+    also per batch and language ("s en"), after those."""
     report = Report()
     for row in rows:
         hits = searcher.search(row.query, lang=row.lang, limit=10)["hits"]
         numbers = [h["number"] for h in hits]
         rank = next((i + 1 for i, n in enumerate(numbers) if relevant(n, row.relevant)), None)
-        for group in (row.lang, "all"):
+        groups = [row.lang, "all"] + ([f"{batch_of(row.qid)} {row.lang}"] if batches else [])
+        for group in groups:
             s = report.scores.setdefault(group, Scores())
             s.n += 1
             s.rr += 1.0 / rank if rank else 0.0
             s.found += 1.0 if rank and rank <= 5 else 0.0
         if rank != 1:
             report.misses.append(Miss(row, rank, numbers[:5]))
-    report.scores = dict(sorted(report.scores.items(), key=lambda kv: kv[0] == "all"))
+    order = {"en": 0, "zh": 0, "all": 1}  # the languages, all of them, then each batch's
+    report.scores = dict(sorted(report.scores.items(), key=lambda kv: order.get(kv[0], 2)))
     return report
 
 
@@ -144,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--index", type=Path)
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared/corpus")
     ap.add_argument("--no-misses", action="store_true", help="scores only")
+    ap.add_argument(
+        "--batches", action="store_true", help="also each batch (the ids' leading letters)"
+    )
     args = ap.parse_args(argv)
     files = args.queries or [f for f in DEFAULT_FILES if f.exists()]
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         except CrkbError as e:
             print(f"eval_search: {e}", file=sys.stderr)
             return 2
-        reports = [(f, evaluate(searcher, read_queries(f))) for f in files]
+        reports = [(f, evaluate(searcher, read_queries(f), args.batches)) for f in files]
     for f, report in reports:
         print(f"== {f.name}")
         for name, s in report.scores.items():

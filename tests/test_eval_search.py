@@ -34,3 +34,25 @@ def test_with_no_corpus_it_measures_the_served_build(
     argv = ["--corpus", str(tmp_path / "none"), "--queries", str(judged), "--no-misses"]
     assert eval_search.main(argv) == 0
     assert "en   n=  1  MRR@10=1.000  recall@5=1.000" in capsys.readouterr().out
+
+
+def test_batches_are_measured_apart_when_asked(
+    archive_build: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    judged = tmp_path / "judged.tsv"
+    rows = ["a1\ten\ttrample\t702.19\tkeyword", "b1\ten\ttrample\t100.1\tnot the answer"]
+    judged.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    monkeypatch.setenv("CRKB_DATA", str(archive_build))
+    argv = ["--corpus", str(tmp_path / "none"), "--queries", str(judged), "--no-misses"]
+    assert eval_search.main([*argv, "--batches"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "en   n=  2  MRR@10=0.500  recall@5=0.500" in lines
+    assert lines[-2:] == [
+        "a en n=  1  MRR@10=1.000  recall@5=1.000",
+        "b en n=  1  MRR@10=0.000  recall@5=0.000",
+    ]
+    assert eval_search.main(argv) == 0
+    assert not any(line.startswith("a en") for line in capsys.readouterr().out.splitlines())
