@@ -13,6 +13,16 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import eval_search  # noqa: E402
 
 
+def served_build_argv(
+    build: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: list[str]
+) -> list[str]:
+    """Arguments measuring judged `rows` on the served build `build` (no corpus beside it)."""
+    judged = tmp_path / "judged.tsv"
+    judged.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    monkeypatch.setenv("CRKB_DATA", str(build))
+    return ["--corpus", str(tmp_path / "none"), "--queries", str(judged), "--no-misses"]
+
+
 def test_with_no_corpus_and_no_build_it_says_so_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -28,10 +38,7 @@ def test_with_no_corpus_it_measures_the_served_build(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    judged = tmp_path / "judged.tsv"
-    judged.write_text("k1\ten\ttrample\t702.19\tkeyword\n", encoding="utf-8")
-    monkeypatch.setenv("CRKB_DATA", str(archive_build))
-    argv = ["--corpus", str(tmp_path / "none"), "--queries", str(judged), "--no-misses"]
+    argv = served_build_argv(archive_build, tmp_path, monkeypatch, ["k1\ten\ttrample\t702.19\tk"])
     assert eval_search.main(argv) == 0
     assert "en   n=  1  MRR@10=1.000  recall@5=1.000" in capsys.readouterr().out
 
@@ -42,11 +49,8 @@ def test_batches_are_measured_apart_when_asked(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    judged = tmp_path / "judged.tsv"
     rows = ["a1\ten\ttrample\t702.19\tkeyword", "b1\ten\ttrample\t100.1\tnot the answer"]
-    judged.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    monkeypatch.setenv("CRKB_DATA", str(archive_build))
-    argv = ["--corpus", str(tmp_path / "none"), "--queries", str(judged), "--no-misses"]
+    argv = served_build_argv(archive_build, tmp_path, monkeypatch, rows)
     assert eval_search.main([*argv, "--batches"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "en   n=  2  MRR@10=0.500  recall@5=0.500" in lines
