@@ -284,14 +284,20 @@ def test_archive_a_chinese_question_meets_the_english_wording_of_its_answer(
     # 506.4's Chinese says 移出战斗 where the question says 离开战斗 (its 离开 is 离开战场, the
     # battlefield's); in English the question's words meet the rule's: "removed from combat",
     # "attacking" creatures
+    # (the players' questions written for 506.4 find it too: the bridge is measured without them)
     s = real[0]
     q = "生物离开战斗以后还算攻击生物吗"
     assert numbers(s.search(q, lang="zh"))[0] == "506.4"
-    s.bridge, kept = {}, s.bridge
+    s.players_questions = False
     try:
-        assert numbers(s.search(q, lang="zh"))[0] != "506.4"  # the Chinese words alone
+        assert numbers(s.search(q, lang="zh"))[0] == "506.4"
+        s.bridge, kept = {}, s.bridge
+        try:
+            assert numbers(s.search(q, lang="zh"))[0] != "506.4"  # the Chinese words alone
+        finally:
+            s.bridge = kept
     finally:
-        s.bridge = kept
+        s.players_questions = True
 
 
 def test_archive_players_words_leave_the_rules_own_terms_and_titles_alone(
@@ -314,16 +320,17 @@ def test_archive_own_questions_keep_their_quality(real: tuple[Searcher, None]) -
     # crkb's own judged questions (tests/fixtures/search_heldout.tsv, 997 of them): a change
     # that costs them more than a little is a regression, whatever it gains elsewhere. The
     # ranking forest (crkb/search/forest.py), which corrects Chinese searches, is learned on this
-    # file, so the Chinese figures are what it learned (zh 0.713 / 0.878 in session 15; without
-    # it 0.677 / 0.866, under the floor: a lost or stale forest fails here). English ranks by the
-    # weighed product (en 0.629 / 0.788).
+    # file, so the Chinese figures are what it learned (zh 0.801 / 0.930 in session 16). English
+    # ranks by the weighed product (en 0.719 / 0.888). Without the players' questions
+    # (crkb/search/asked.py) they are en 0.629 / 0.788 and zh 0.685 / 0.864: a lost or
+    # unattached questions file, or a stale forest, fails here.
     sys.path.insert(0, str(ROOT / "scripts"))
     from eval_search import evaluate, read_queries
 
     judged = read_queries(ROOT / "tests" / "fixtures" / "search_heldout.tsv")
     scores = evaluate(real[0], judged).scores
-    assert scores["en"].mrr >= 0.61 and scores["en"].recall >= 0.77
-    assert scores["zh"].mrr >= 0.70 and scores["zh"].recall >= 0.87
+    assert scores["en"].mrr >= 0.70 and scores["en"].recall >= 0.87
+    assert scores["zh"].mrr >= 0.78 and scores["zh"].recall >= 0.91
 
 
 def test_archive_chinese_slips_find_what_the_clean_questions_find(

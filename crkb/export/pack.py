@@ -19,6 +19,8 @@ from pathlib import Path
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.export import pages, searchdata
 from crkb.graph.term_matching import anchor
+from crkb.model import Document
+from crkb.search import asked
 from crkb.store.db import DB_NAME, Store
 from crkb.store.location import current_build, swap_in
 
@@ -171,6 +173,26 @@ def write_pages(
     return counts
 
 
+def players_questions(build: Path, doc: Document) -> list[tuple[str, ...]]:
+    """Each rule's players' questions (crkb/search/asked.py), as the build's index holds them:
+    compared with the rules of the release they were written for, read from the build's store
+    when the pack is of another release."""
+    shipped = asked.load(doc.lang)
+    if shipped is None:
+        return [() for _r in doc.rules]
+    if shipped.version == doc.version:
+        written = {r.number: r.text for r in doc.rules}
+    else:
+        store = Store(build / DB_NAME)
+        try:
+            written = {r.number: r.text for r in store.document(shipped.version, doc.lang).rules}
+        except NotFound:  # a build without that release: the index has none either
+            return [() for _r in doc.rules]
+        finally:
+            store.close()
+    return asked.attach(doc.lang, shipped, written, [(r.number, r.text) for r in doc.rules])
+
+
 def write_search(
     root: Path, build: Path, texts: dict[str, pages.Text], terms: dict[str, str]
 ) -> None:
@@ -181,8 +203,9 @@ def write_search(
     data = root / "data"
     data.mkdir()
     if "en" in texts:
+        en = texts["en"].doc
         (data / "search-en.js").write_text(
-            data_script("en", searchdata.english_index(texts["en"].doc)), "utf-8"
+            data_script("en", searchdata.english_index(en, players_questions(build, en))), "utf-8"
         )
     if "zh" in texts:
         try:
@@ -195,7 +218,10 @@ def write_search(
 
         cutter = analysis.ChineseCutter(sorted(set(words)))
         via = searchdata.via_english(texts["en"].doc if "en" in texts else None, terms)
-        index = searchdata.chinese_index(texts["zh"].doc, cutter, opencc.OpenCC("t2s").convert, via)
+        zh = texts["zh"].doc
+        index = searchdata.chinese_index(
+            zh, cutter, opencc.OpenCC("t2s").convert, via, players_questions(build, zh)
+        )
         (data / "search-zh.js").write_text(data_script("zh", index), "utf-8")
 
 

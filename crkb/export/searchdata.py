@@ -184,13 +184,29 @@ def query_words(lang: str) -> Json:
         "subject": ranking.SUBJECT,  # the content words open the rule (English)
         "opening": engine.SUBJECT,  # how many words open it
         "modal": ranking.MODAL,  # "can't look" for "can a player look"
+        "asked": engine.ASKED,  # the rule whose players' questions the query meets best
+        "askedPool": engine.ASKED_POOL,  # their BM25's share in choosing the candidates
     }
     out["weights"] = dict(weights.LEARNED)
     return out
 
 
-def english_index(doc: Document) -> Json:
-    """The English index: documents, postings, word → stem forms, pins."""
+def asked_postings(
+    asked: list[tuple[str, ...]], terms: Callable[[str], Iterable[str]]
+) -> tuple[Postings, list[float]]:
+    """Postings of the players' questions written for each rule (crkb/search/asked.py), one
+    document per rule as in the pack's main postings."""
+    per_doc: list[Weighted] = []
+    for questions in asked:
+        acc: Weighted = {}
+        _add(acc, terms("\n".join(questions)) if questions else (), 1.0)
+        per_doc.append(acc)
+    return postings(per_doc)
+
+
+def english_index(doc: Document, asked: list[tuple[str, ...]] | None = None) -> Json:
+    """The English index: documents, postings, word → stem forms, pins; `asked`: each rule's
+    players' questions (`crkb.search.asked.attach`), searched beside its text."""
     titled = {r.number: r.title for r in doc.rules if r.title}
     docs: list[list[object]] = []
     per_doc: list[Weighted] = []
@@ -205,7 +221,11 @@ def english_index(doc: Document) -> Json:
                     forms[w] = analysis.stem(w)
     post, lengths = postings(per_doc)
     pinned, sections = pins(doc)
+    mine = asked or [() for _r in doc.rules]
+    asked_post, asked_len = asked_postings(mine, analysis.english_terms)
     return {
+        "asked": asked_post,
+        "askedlen": asked_len,
         "ask": query_words("en"),
         "lang": "en",
         "version": doc.version,
@@ -229,9 +249,10 @@ def chinese_index(
     cutter: analysis.ChineseCutter,
     convert: Callable[[str], str],
     via: dict[str, list[str]],
+    asked: list[tuple[str, ...]] | None = None,
 ) -> Json:
     """The Chinese index: documents, word and bigram postings, vocabulary frequencies, pins and the
-    Traditional → Simplified table."""
+    Traditional → Simplified table; `asked` as for `english_index`."""
     titled = {r.number: r.title for r in doc.rules if r.title}
     docs: list[list[object]] = []
     per_doc: list[Weighted] = []
@@ -251,7 +272,14 @@ def chinese_index(
     post, lengths = postings(per_doc)
     bipost, bilen = postings(per_bi)
     pinned, sections = pins(doc, via)
+
+    def flat(text: str) -> list[str]:
+        return [w for group in cutter.groups(text) for w in group]
+
+    asked_post, asked_len = asked_postings(asked or [() for _r in doc.rules], flat)
     return {
+        "asked": asked_post,
+        "askedlen": asked_len,
         "ask": query_words("zh"),
         "lang": "zh",
         "version": doc.version,

@@ -55,7 +55,7 @@ from crkb.search.question import (
     understand_en,
     understand_zh,
 )
-from crkb.search.scoring import Mask, Scorer
+from crkb.search.scoring import NOTHING, Mask, Scored, Scorer
 from crkb.search.spelling import Speller
 from crkb.store.location import TERMS_FILE
 from crkb.store.wordfreq import FREQ_NAME
@@ -80,6 +80,10 @@ ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 # The words a rule quotes (“you”, “target”), met by the words a query quotes: such a rule
 # explains the very word asked about, and shares little else with the question's words.
 QUOTED: dict[str, Fields] = {"en": {"quoted": (2.0, 0.0)}, "zh": {"zquoted": (2.0, 0.0)}}
+# The questions players were written to ask of each rule (crkb/search/asked.py).
+ASKED_FIELDS: dict[str, Fields] = {"en": {"asked": (1.0, 0.0)}, "zh": {"zasked": (1.0, 0.0)}}
+ASKED_POOL = 0.5  # their BM25's share in choosing the candidates (beside the rule's own fields)
+ASKED = 2.0  # what a candidate whose questions the query meets best gains (as a factor, 1 + this)
 SECTION = 3.0  # a rule in a section a question's term names
 TOPIC = 1.0  # what a rule under a title the query names gains, times the share the title covers
 SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
@@ -292,6 +296,7 @@ class Searcher:
         self._lexical: tuple[list[str], np.ndarray] | None = None  # numbers in order, docnums
         self._zh_title_index: topics.ZhTitles | None = None
         self.weights: dict[str, float] = dict(weights.LEARNED)
+        self.players_questions = True  # off: the rules' own words alone (a measure, a test)
         self.forest: forest.Forest | None = forest.load()
 
     def _docnums(self) -> list[int]:
@@ -538,7 +543,8 @@ class Searcher:
         the query matched and the sections and rules its terms name, each with its signals (the
         factors read from its own text), how many documents matched at all, and each
         candidate's weighed product of its factors but `pointed`."""
-        shortlist, total = self._shortlist(lang, o, plan, max(n, POOL))
+        players = self._players(lang, o, plan)
+        shortlist, total = self._shortlist(lang, o, plan, max(n, POOL), players)
         if not total:
             return [], 0, []
         out = []
@@ -546,18 +552,28 @@ class Searcher:
         # each content term's forms → the term (the last that has it)
         which = {f: i for i, fs in enumerate(plan.near) for f in fs}
         asked = frozenset(f for t in plan.terms for f, _x in t.forms)
-        for d, sc, got in shortlist:
+        shares = _shares(players, [d for d, _sc, _got in shortlist])
+        for (d, sc, got), share in zip(shortlist, shares, strict=True):
             base = self._base(d, sc, got, k, plan)
+            if share:
+                base["asked"] = 1.0 + ASKED * share
             out.append((d, {**base, **self._signals(lang, o, d, plan, which, asked)}))
         before = self._pointed(out)
         return out, total, before
 
+    def _players(self, lang: str, o: int, plan: QueryPlan) -> Scored:
+        """BM25 of the query's terms over the players' questions written for each rule
+        (crkb/search/asked.py), in scope (none when `players_questions` is off)."""
+        if not self.players_questions:
+            return NOTHING
+        return self.scorer.score((lang, o), self._scope(lang, o), plan.terms, ASKED_FIELDS[lang])
+
     def _shortlist(
-        self, lang: str, o: int, plan: QueryPlan, want: int
+        self, lang: str, o: int, plan: QueryPlan, want: int, players: Scored | None = None
     ) -> tuple[list[tuple[int, float, float]], int]:
         """The best `want` (docnum, BM25F, terms matched) by BM25F, the share of
         the query matched and the sections and rules its terms name, before their texts are
-        read; and how many documents matched at all."""
+        read; and how many documents matched at all. `players`: `_players` (made when None)."""
         scope = self._scope(lang, o)
         sid = (lang, o)
         scorer = self.scorer
@@ -567,6 +583,11 @@ class Searcher:
         if plan.quoted:
             quoted = scorer.score(sid, scope, plan.quoted, QUOTED[lang])
             scored = scorer.merge(scored, quoted)
+        if players is None:
+            players = self._players(lang, o, plan)
+        if len(players.docs):  # a rule players ask about in the query's words is a candidate
+            zeros = np.zeros(len(players.docs))
+            scored = scorer.merge(scored, Scored(players.docs, ASKED_POOL * players.scores, zeros))
         if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
             scored = scorer.merge(scored, scorer.score(sid, scope, plan.expand, plan.fields))
         docs, scores, matched = scored.docs, scored.scores, scored.matched
@@ -1199,6 +1220,21 @@ class Searcher:
         if f.cur and f.cur != f.number:
             hit["current_number"] = f.cur
         return hit
+
+
+def _shares(players: Scored, docs: list[int]) -> list[float]:
+    """Each of `docs`' BM25 over its players' questions as a share of the best in scope (0 for
+    a rule the query's words do not meet there)."""
+    if not len(players.docs) or not docs:
+        return [0.0] * len(docs)
+    top = float(players.scores.max())
+    order = np.argsort(players.docs, kind="stable")
+    held = players.docs[order]
+    want = np.array(docs, dtype=held.dtype)
+    at = np.minimum(np.searchsorted(held, want), len(held) - 1)
+    found = held[at] == want
+    shares: list[float] = np.where(found, players.scores[order][at] / top, 0.0).tolist()
+    return shares
 
 
 def _exact(texts: Iterable[str]) -> tuple[Term, ...]:

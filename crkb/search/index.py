@@ -13,7 +13,7 @@ import json
 import re
 import shutil
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,8 @@ from crkb.graph.terms import split_variants
 from crkb.model import Document
 from crkb.numbers import parent_of
 from crkb.search import analysis, bridge, english, postings, sounds
+from crkb.search.asked import Asked, attach
+from crkb.search.asked import load as asked_load
 from crkb.search.spelling import Speller
 from crkb.store.location import swap_in
 from crkb.store.wordfreq import FREQ_NAME
@@ -33,8 +35,9 @@ USERDICT = "userdict.txt"
 # toughness ("+1/+1") is one word; 10: the Chinese words' sounds (sounds.json); 11: the single
 # words rules quote (“you”) as a field of their own; 12: and the Chinese ones (“你”); 13: and
 # the words of short quoted phrases (“Activate only once each turn”); 14: the English bridge's
-# word table (Chinese word → English words, learned from the parallel releases)
-FORMAT = 14
+# word table (Chinese word → English words, learned from the parallel releases); 15: players'
+# questions written for each rule (crkb/search/asked.py) as fields of their own
+FORMAT = 15
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")
@@ -75,6 +78,8 @@ def schema() -> Any:
         ctx=fields.TEXT(analyzer=en, phrase=False),
         quoted=fields.TEXT(analyzer=en, phrase=False),
         zquoted=fields.TEXT(analyzer=pre, phrase=False),
+        asked=fields.TEXT(analyzer=en, phrase=False),
+        zasked=fields.TEXT(analyzer=pre, phrase=False),
         zw=fields.TEXT(analyzer=pre, phrase=False),
         zt=fields.TEXT(analyzer=pre, phrase=False),
         zex=fields.TEXT(analyzer=pre, phrase=False),
@@ -228,13 +233,37 @@ def bridge_lexicon(
     return bridge.table(bridge.learn(tokens))
 
 
+def _questions(
+    picked: Mapping[tuple[str, str], Document],
+    keys: list[tuple[Any, ...]],
+    asked: Mapping[str, Asked] | None,
+) -> list[tuple[str, ...]]:
+    """Each record's players' questions (crkb/search/asked.py), in the order of `keys`: none in
+    a language whose questions were written for a release the build does not hold."""
+    if asked is None:
+        asked = {lang: a for lang in ("en", "zh") if (a := asked_load(lang)) is not None}
+    out: list[tuple[str, ...]] = [()] * len(keys)
+    for lang, mine in asked.items():
+        doc = picked.get((lang, mine.version))
+        if doc is None:
+            continue
+        at = [i for i, k in enumerate(keys) if k[0] == lang]
+        written = {r.number: r.text for r in doc.rules}
+        got = attach(lang, mine, written, [(keys[i][1], keys[i][4]) for i in at])
+        for i, qs in zip(at, got, strict=True):
+            out[i] = qs
+    return out
+
+
 def build_index(
     index_dir: Path,
     docs: list[Document],
     terms: dict[str, str],
     moves: dict[tuple[str, str], str] | None = None,
+    asked: Mapping[str, Asked] | None = None,
 ) -> None:
-    """Write a Whoosh index of every rule of every version into `index_dir` (replacing it)."""
+    """Write a Whoosh index of every rule of every version into `index_dir` (replacing it).
+    `asked`: players' questions by language (crkb/search/asked.py; the shipped ones when None)."""
     from whoosh import index as windex
 
     picked = pick_documents(docs)
@@ -284,6 +313,7 @@ def build_index(
     ordered = sorted(
         records.items(), key=lambda kv: (len(versions[kv[0][0]]) - 1 - max(kv[1]), kv[0][0])
     )
+    questions = _questions(picked, [key for key, _o in ordered], asked)
     for rid, (key, ords) in enumerate(ordered):
         lang, number, kind, title, text, examples, ctx, cur = key
         fields: dict[str, Any] = {"rid": rid, "lang": lang, "number": number}
@@ -301,6 +331,8 @@ def build_index(
                 fields["ctx"] = ctx
             if quoted := analysis.quoted_words(text):
                 fields["quoted"] = " ".join(quoted)
+            if questions[rid]:
+                fields["asked"] = "\n".join(questions[rid])
         elif cutter is not None:
             fields["zw"] = analysis.encode_groups(cutter.groups(text))
             zh_words.update(set(cutter.cut(text)))
@@ -313,6 +345,8 @@ def build_index(
                 fields["zex"] = analysis.encode_groups(cutter.groups("\n".join(examples)))
             if ctx:
                 fields["zctx"] = analysis.encode_groups(cutter.groups(ctx))
+            if questions[rid]:
+                fields["zasked"] = analysis.encode_groups(cutter.groups("\n".join(questions[rid])))
         writer.add_document(**fields)
         meta_records.append([lang, number, ranges(ords)])
     writer.commit()

@@ -19,7 +19,21 @@ import numpy as np
 import numpy.typing as npt
 
 # Every indexed (not stored) field of crkb/search/index.py's schema.
-FIELDS = ("body", "etitle", "ex", "ctx", "quoted", "zw", "zt", "zex", "zctx", "zbi", "zquoted")
+FIELDS = (
+    "body",
+    "etitle",
+    "ex",
+    "ctx",
+    "quoted",
+    "asked",
+    "zw",
+    "zt",
+    "zex",
+    "zctx",
+    "zbi",
+    "zquoted",
+    "zasked",
+)
 DOCS = "postings-docs.npy"  # document numbers, field by field, term by term (ascending)
 FREQS = "postings-freqs.npy"  # the term frequency of each of them
 LENGTHS = "postings-lengths.npy"  # int32 (fields, documents): each field's length in terms

@@ -44,6 +44,7 @@ LEARNED: Mapping[str, float] = {
     "outcome": 2.0,
     "early": 0.75,
     "moves": 1.0,  # session 10, set by hand (4 "where" questions among the judged files)
+    "asked": 1.0,  # session 16: players' questions per rule (crkb/search/asked.py)
 }
 
 

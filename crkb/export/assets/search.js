@@ -31,6 +31,8 @@
     ix.docs.forEach(function (d, i) { ix.byNumber[d[0]] = i; });
     ix.avg = mean(ix.len);
     if (ix.bilen) ix.biavg = mean(ix.bilen);
+    /* the players' questions of the rules that have them (crkb.search.asked) */
+    if (ix.askedlen) ix.askedavg = mean(ix.askedlen.filter(function (x) { return x > 0; })) || 1;
     ix.stopSet = set(ix.stop);
     ix.englishSet = set(ix.english || []);
     var ask = ix.ask || {};
@@ -542,6 +544,15 @@
     var scores = {}, matched = {};
     var total = bm25(ix, ix.post, ix.len, ix.avg, terms, scores, matched);
     if (extra.length && ix.bi) bm25(ix, ix.bi, ix.bilen, ix.biavg, extra, scores, null);
+    /* a rule players ask about in the query's words is a candidate, and gains by how well */
+    var ask = {}, askTop = 0;
+    if (ix.asked && factors.asked) {
+      bm25(ix, ix.asked, ix.askedlen, ix.askedavg, terms, ask, null);
+      for (var a in ask) {
+        if (ask[a] > askTop) askTop = ask[a];
+        scores[a] = (scores[a] || 0) + (factors.askedPool || 0) * ask[a];
+      }
+    }
     var ranked = [];
     for (var d in scores) {
       var cover = total ? (matched[d] || 0) / total : 0;
@@ -559,6 +570,7 @@
           : (phrase.some(function (p) { return text.indexOf(p) >= 0; }) ? 1.6 : 1);
       }
       r[1] *= signals(ix, text, asked) * proximity(ix, text, near);
+      if (askTop && ask[r[0]]) r[1] *= weighed(ix, "asked", 1 + factors.asked * ask[r[0]] / askTop);
       r[1] *= specific(ix, ix.docs[r[0]][0], q, asked);
       var heading = (ix.ask && ix.ask.factors || {}).heading;
       if (heading && asked.question && text === ix.docs[r[0]][1]) r[1] *= heading;

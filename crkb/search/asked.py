@@ -1,0 +1,103 @@
+"""Players' questions written for each rule: the words a rule is asked about in, beside its own.
+
+A question at a table often shares few words with the rule that answers it: "how many cards can
+i hold at end of turn" is answered by a rule about discarding down to the maximum hand size. For
+every rule of one release in each language, two questions a player might type were written
+(`asked-en.tsv`, `asked-zh.tsv`; their headers say how and for which release). The index holds a
+rule's questions as a field of its own (`asked`, `zasked`) and the engine weighs a candidate by
+how well the query meets them (crkb/search/engine.py): the rule's text is still what is shown.
+
+Questions belong to the rule they were written for, so they go with its text: to every indexed
+text of that number that says nearly the same (a release before or after that rewrote a word or
+two), and to the same text under another number (a renumbered rule). A rule whose text changed
+more keeps its own words alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from crkb.search import analysis
+
+FILES = {lang: Path(__file__).with_name(f"asked-{lang}.tsv") for lang in ("en", "zh")}
+SAME = 0.6  # the share of words two texts of a number have in common for one rule's questions
+MOVED = 6  # the fewest words of a text whose questions follow it to another number
+_WRITTEN_FOR = "# written for:"
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One language's questions: the release they were written for, rule number → questions."""
+
+    version: str
+    questions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def parse(text: str) -> Asked:
+    """`# written for: <release>` and `number<TAB>question` lines (other `#` lines are notes)."""
+    version = ""
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line.startswith(_WRITTEN_FOR):
+            version = line[len(_WRITTEN_FOR) :].strip()
+        if not line.strip() or line.startswith("#"):
+            continue
+        number, _tab, question = line.partition("\t")
+        if question.strip():
+            out.setdefault(number.strip(), []).append(question.strip())
+    return Asked(version, {n: tuple(qs) for n, qs in out.items()})
+
+
+def load(lang: str) -> Asked | None:
+    """The shipped questions of a language, or None when there are none."""
+    path = FILES.get(lang)
+    if path is None or not path.is_file():
+        return None
+    return parse(path.read_text(encoding="utf-8"))
+
+
+def words(lang: str, text: str) -> frozenset[str]:
+    """What two texts of a rule are compared by: English words, Chinese characters."""
+    if lang == "zh":
+        return frozenset(c for c in text if analysis.has_cjk(c) or c.isalnum())
+    return frozenset(w.lower() for w in analysis.english_words(text))
+
+
+def same_rule(lang: str, a: str, b: str) -> bool:
+    """Whether two texts of one number say nearly the same (SAME of their words in common)."""
+    if a == b:
+        return True
+    x, y = words(lang, a), words(lang, b)
+    return bool(x | y) and len(x & y) / len(x | y) >= SAME
+
+
+def attach(
+    lang: str,
+    asked: Asked,
+    written: Mapping[str, str],
+    texts: Iterable[tuple[str, str]],
+) -> list[tuple[str, ...]]:
+    """The questions of each (number, text) of `texts`: those written for the same number when
+    its text there (`written`: number → text in the release written for) says nearly the same,
+    else those of the number that had exactly this text; () for none."""
+    seen: dict[str, list[str]] = {}
+    for n, t in written.items():
+        seen.setdefault(t, []).append(n)
+    # a text only one rule has, and more than a title ("General" heads many sections)
+    by_text = {
+        t: ns[0]
+        for t, ns in seen.items()
+        if len(ns) == 1 and ns[0] in asked.questions and len(words(lang, t)) >= MOVED
+    }
+    out = []
+    for number, text in texts:
+        mine = written.get(number)
+        if number in asked.questions and mine is not None and same_rule(lang, text, mine):
+            out.append(asked.questions[number])
+        elif text in by_text:
+            out.append(asked.questions[by_text[text]])
+        else:
+            out.append(())
+    return out
