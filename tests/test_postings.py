@@ -119,3 +119,36 @@ def test_a_term_in_several_fields_counts_once_as_matched(index: Path) -> None:
     section = next(d for d in matched if s._number_of[d] == "100")  # "Springs": title and text
     assert matched[section] == 1.0
     assert set(matched.values()) <= {1.0, 0.5, 0.8}
+
+
+def test_one_fields_scores_and_their_addition_equal_the_general_ones(index: Path) -> None:
+    """`one_field` (the players' questions' BM25) and `add` give what `score` and `merge` give
+    for one field and distinct documents, to rounding: only the order of the documents differs."""
+    import numpy as np
+
+    from crkb.search.question import Term
+    from crkb.search.scoring import Scored
+
+    s = toy_searcher(index)
+    scorer = s.scorer
+    terms = [
+        Term("spring", (("spring", 1.0),)),
+        Term("gear", (("gear", 1.0), ("cog", 0.5)), 0.6),
+        Term("nowhere", (("nowhere", 1.0),)),
+    ]
+    for o in range(len(s.versions["en"])):
+        sid, scope = ("en", o), s._scope("en", o)
+        general = scorer.score(sid, scope, terms, {"body": (1.0, 0.0)})
+        docs, scores = scorer.one_field(sid, scope, terms, "body")
+        assert docs.tolist() == sorted(general.docs.tolist())
+        want = dict(zip(general.docs.tolist(), general.scores.tolist(), strict=True))
+        assert np.allclose(scores, [want[d] for d in docs.tolist()])
+        into = scorer.score(sid, scope, [terms[0]], {"etitle": (1.0, 1.0), "body": (1.0, 1.0)})
+        merged = scorer.merge(into, Scored(docs, scores, np.zeros(len(docs))))
+        added = scorer.add(into, docs, scores)
+        assert added.docs[: len(into.docs)].tolist() == into.docs.tolist()
+        assert sorted(added.docs.tolist()) == sorted(merged.docs.tolist())
+        got = dict(zip(added.docs.tolist(), added.scores.tolist(), strict=True))
+        assert np.allclose([got[d] for d in merged.docs.tolist()], merged.scores)
+        matched = dict(zip(added.docs.tolist(), added.matched.tolist(), strict=True))
+        assert [matched[d] for d in merged.docs.tolist()] == merged.matched.tolist()

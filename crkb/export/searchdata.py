@@ -184,7 +184,7 @@ def query_words(lang: str) -> Json:
         "subject": ranking.SUBJECT,  # the content words open the rule (English)
         "opening": engine.SUBJECT,  # how many words open it
         "modal": ranking.MODAL,  # "can't look" for "can a player look"
-        "asked": engine.ASKED,  # the rule whose players' questions the query meets best
+        "asked": engine.ASKED_GAIN,  # the rule whose players' questions the query meets best
         "askedPool": engine.ASKED_POOL,  # their BM25's share in choosing the candidates
     }
     out["weights"] = dict(weights.LEARNED)

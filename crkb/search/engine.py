@@ -41,6 +41,7 @@ from crkb.search import (
 )
 from crkb.search.analysis import STOP_WORDS as STOP
 from crkb.search.index import FORMAT, META, USERDICT
+from crkb.search.postings import EMPTY_DOCS, EMPTY_FREQS, FloatArray, IntArray
 from crkb.search.question import (
     ASK_CAN_EN,
     ZH_FILLER,
@@ -55,7 +56,7 @@ from crkb.search.question import (
     understand_en,
     understand_zh,
 )
-from crkb.search.scoring import NOTHING, Mask, Scored, Scorer
+from crkb.search.scoring import Mask, Scorer
 from crkb.search.spelling import Speller
 from crkb.store.location import TERMS_FILE
 from crkb.store.wordfreq import FREQ_NAME
@@ -81,9 +82,9 @@ ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 # explains the very word asked about, and shares little else with the question's words.
 QUOTED: dict[str, Fields] = {"en": {"quoted": (2.0, 0.0)}, "zh": {"zquoted": (2.0, 0.0)}}
 # The questions players were written to ask of each rule (crkb/search/asked.py).
-ASKED_FIELDS: dict[str, Fields] = {"en": {"asked": (1.0, 0.0)}, "zh": {"zasked": (1.0, 0.0)}}
+ASKED_FIELD = {"en": "asked", "zh": "zasked"}
 ASKED_POOL = 0.5  # their BM25's share in choosing the candidates (beside the rule's own fields)
-ASKED = 2.0  # what a candidate whose questions the query meets best gains (as a factor, 1 + this)
+ASKED_GAIN = 2.0  # what the candidate whose questions the query meets best gains (factor 1 + this)
 SECTION = 3.0  # a rule in a section a question's term names
 TOPIC = 1.0  # what a rule under a title the query names gains, times the share the title covers
 SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
@@ -103,6 +104,9 @@ PARENTS = 4_096  # rules whose titled parent is kept
 _UNKNOWN = ("", "")  # a rule whose titled parent is not kept yet
 K = TypeVar("K")
 V = TypeVar("V")
+
+
+Players = tuple["IntArray", "FloatArray"]  # documents in ascending order, BM25 of their questions
 
 
 class Candidates(NamedTuple):
@@ -556,20 +560,20 @@ class Searcher:
         for (d, sc, got), share in zip(shortlist, shares, strict=True):
             base = self._base(d, sc, got, k, plan)
             if share:
-                base["asked"] = 1.0 + ASKED * share
+                base["asked"] = 1.0 + ASKED_GAIN * share
             out.append((d, {**base, **self._signals(lang, o, d, plan, which, asked)}))
         before = self._pointed(out)
         return out, total, before
 
-    def _players(self, lang: str, o: int, plan: QueryPlan) -> Scored:
+    def _players(self, lang: str, o: int, plan: QueryPlan) -> Players:
         """BM25 of the query's terms over the players' questions written for each rule
         (crkb/search/asked.py), in scope (none when `players_questions` is off)."""
         if not self.players_questions:
-            return NOTHING
-        return self.scorer.score((lang, o), self._scope(lang, o), plan.terms, ASKED_FIELDS[lang])
+            return EMPTY_DOCS, EMPTY_FREQS
+        return self.scorer.one_field((lang, o), self._scope(lang, o), plan.terms, ASKED_FIELD[lang])
 
     def _shortlist(
-        self, lang: str, o: int, plan: QueryPlan, want: int, players: Scored | None = None
+        self, lang: str, o: int, plan: QueryPlan, want: int, players: Players | None = None
     ) -> tuple[list[tuple[int, float, float]], int]:
         """The best `want` (docnum, BM25F, terms matched) by BM25F, the share of
         the query matched and the sections and rules its terms name, before their texts are
@@ -585,9 +589,8 @@ class Searcher:
             scored = scorer.merge(scored, quoted)
         if players is None:
             players = self._players(lang, o, plan)
-        if len(players.docs):  # a rule players ask about in the query's words is a candidate
-            zeros = np.zeros(len(players.docs))
-            scored = scorer.merge(scored, Scored(players.docs, ASKED_POOL * players.scores, zeros))
+        if len(players[0]):  # a rule players ask about in the query's words is a candidate
+            scored = scorer.add(scored, players[0], ASKED_POOL * players[1])
         if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
             scored = scorer.merge(scored, scorer.score(sid, scope, plan.expand, plan.fields))
         docs, scores, matched = scored.docs, scored.scores, scored.matched
@@ -1222,18 +1225,16 @@ class Searcher:
         return hit
 
 
-def _shares(players: Scored, docs: list[int]) -> list[float]:
+def _shares(players: Players, docs: list[int]) -> list[float]:
     """Each of `docs`' BM25 over its players' questions as a share of the best in scope (0 for
     a rule the query's words do not meet there)."""
-    if not len(players.docs) or not docs:
+    held, scores = players
+    if not len(held) or not docs:
         return [0.0] * len(docs)
-    top = float(players.scores.max())
-    order = np.argsort(players.docs, kind="stable")
-    held = players.docs[order]
+    top = float(scores.max())
     want = np.array(docs, dtype=held.dtype)
     at = np.minimum(np.searchsorted(held, want), len(held) - 1)
-    found = held[at] == want
-    shares: list[float] = np.where(found, players.scores[order][at] / top, 0.0).tolist()
+    shares: list[float] = np.where(held[at] == want, scores[at] / top, 0.0).tolist()
     return shares
 
 

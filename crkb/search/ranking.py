@@ -51,14 +51,19 @@ def span(occurrences: Sequence[Sequence[tuple[int, int]]]) -> tuple[int, int] | 
         i = events[right][2]
         count[i] = count.get(i, 0) + 1
         while len(count) == need:
-            window = events[left : right + 1]
-            width = max(e for _s, e, _i in window) - events[left][0]
-            longest: dict[int, int] = {}
-            for s2, e2, i2 in window:
-                longest[i2] = max(longest.get(i2, 0), e2 - s2)
-            covered = min(sum(longest.values()), width)
-            if best is None or (width, -covered) < (best[1], -best[0]):
-                best = (covered, width)
+            start = events[left][0]
+            # the window is at least as wide as from its start to its last event's end: one
+            # wider than the best cannot replace it, and is not measured
+            if best is None or events[right][1] - start <= best[1]:
+                window = events[left : right + 1]
+                width = max(e for _s, e, _i in window) - start
+                if best is None or width <= best[1]:
+                    longest: dict[int, int] = {}
+                    for s2, e2, i2 in window:
+                        longest[i2] = max(longest.get(i2, 0), e2 - s2)
+                    covered = min(sum(longest.values()), width)
+                    if best is None or (width, -covered) < (best[1], -best[0]):
+                        best = (covered, width)
             li = events[left][2]
             count[li] -= 1
             if not count[li]:

@@ -150,6 +150,78 @@ class Scorer:
         matched[docs] = 0.0
         return Scored(docs, scores, got)
 
+    def one_field(
+        self, scope_id: ScopeId, scope: Mask, terms: Iterable[Term], field: str
+    ) -> tuple[IntArray, FloatArray]:
+        """BM25 of the terms in one field, per document in scope that has any: (documents in
+        ascending order, scores). What `score` gives for that field alone, without the matched
+        weight and in document order, for a fraction of its cost (a query asks it of every
+        candidate's players' questions: crkb/search/asked.py)."""
+        n_docs = max(self.size(scope_id, scope), 1)
+        post = self.postings
+        lengths = post.lengths[field]
+        avg = self.avg(scope_id, scope, field)
+        docs: list[IntArray] = []
+        values: list[FloatArray] = []
+        bound = self.bound(scope_id, scope)
+        for term in terms:
+            # read straight from the postings, not kept: the field's lists are short, and kept
+            # they would push the rules' own fields' values out of the budget. A term's forms
+            # count as one frequency, as `merged` counts them.
+            parts = []
+            for form, factor in term.forms:
+                a, b = post.span(field, form)
+                if a < b:
+                    raw = post.docs[a:b]
+                    keep = scope[raw]
+                    if keep.any():
+                        parts.append((raw[keep], factor * post.freqs[a:b][keep]))
+            if not parts:
+                continue
+            if len(parts) == 1:
+                got, tf = parts[0][0].astype(np.int32), parts[0][1].astype(np.float64)
+            else:
+                sums = np.bincount(
+                    np.concatenate([d for d, _f in parts]),
+                    np.concatenate([f for _d, f in parts]),
+                    bound,
+                )
+                got = np.flatnonzero(sums).astype(np.int32)
+                tf = sums[got].astype(np.float64)
+            df = len(got)
+            sat = tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[got] / avg))
+            docs.append(got)
+            values.append(term.weight * math.log(1 + (n_docs - df + 0.5) / (df + 0.5)) * sat)
+        if not docs:
+            return EMPTY_DOCS, EMPTY_FREQS
+        if len(docs) == 1:
+            order = np.argsort(docs[0], kind="stable")
+            return docs[0][order], values[0][order]
+        total: FloatArray = np.bincount(np.concatenate(docs), np.concatenate(values), bound).astype(
+            np.float64
+        )
+        held = np.flatnonzero(total).astype(np.int32)
+        return held, total[held]
+
+    def add(self, into: Scored, docs: IntArray, scores: FloatArray) -> Scored:
+        """`into` with scores added to its documents, and the documents new to it after them
+        (in `docs`' order, matching none of the query's weight): `merge` for distinct `docs`."""
+        if not len(docs):
+            return into
+        sums = self._scratch(self.bound_of(into, docs))[0]
+        sums[into.docs] = into.scores
+        sums[docs] += scores
+        new = docs[~np.isin(docs, into.docs, assume_unique=True)]
+        order = np.concatenate((into.docs, new)).astype(into.docs.dtype, copy=False)
+        got = sums[order]
+        sums[order] = 0.0
+        matched = np.concatenate((into.matched, np.zeros(len(new))))
+        return Scored(order, got, matched)
+
+    def bound_of(self, into: Scored, docs: IntArray) -> int:
+        """One past the highest document of two sets (neither empty together)."""
+        return max(int(into.docs.max()) if len(into.docs) else 0, int(docs.max())) + 1
+
     def merge(self, into: Scored, other: Scored) -> Scored:
         """`into` with another query part's scores added (its matched weight left as it is;
         documents new to it follow, in the other's order)."""
