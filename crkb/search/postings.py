@@ -36,7 +36,7 @@ FIELDS = (
 )
 DOCS = "postings-docs.npy"  # document numbers, field by field, term by term (ascending)
 FREQS = "postings-freqs.npy"  # the term frequency of each of them
-LENGTHS = "postings-lengths.npy"  # int32 (fields, documents): each field's length in terms
+LENGTHS = "postings-lengths.npy"  # (fields, documents), uint16 or int32: each field's length
 TERMS = "postings-terms.json"  # field → [terms in order, offsets of their first posting + end]
 
 IntArray = npt.NDArray[np.int32]
@@ -100,8 +100,16 @@ def write(index_dir: Path) -> None:
         ).reshape(len(FIELDS), n)
     np.save(index_dir / DOCS, np.array(docs, dtype=np.uint16 if n <= 1 << 16 else np.int32))
     np.save(index_dir / FREQS, _compact(np.array(freqs, dtype=np.float32)))
-    np.save(index_dir / LENGTHS, lengths)
+    np.save(index_dir / LENGTHS, _compact_lengths(lengths))
     (index_dir / TERMS).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+
+
+def _compact_lengths(lengths: npt.NDArray[np.int32]) -> npt.NDArray[Any]:
+    """The field lengths in two bytes each when they fit (they do: a rule is not 65,536 words
+    long), which every worker holds whole."""
+    if not lengths.size or (int(lengths.min()) >= 0 and int(lengths.max()) < 1 << 16):
+        return lengths.astype(np.uint16)
+    return lengths
 
 
 def _compact(freqs: npt.NDArray[np.float32]) -> npt.NDArray[Any]:
@@ -122,10 +130,10 @@ class Postings:
 
     docs: npt.NDArray[Any]  # uint16 or int32
     freqs: npt.NDArray[Any]  # uint8, uint16 or float32
-    lengths: dict[str, IntArray]
+    lengths: dict[str, npt.NDArray[Any]]  # uint16 or int32
     terms: dict[str, dict[str, int]]  # field → term → its place in `starts`
     starts: npt.NDArray[np.int64]  # where each term's postings start, and where the last ends
-    table: npt.NDArray[np.int32]  # the field lengths, a row per field (`lengths` are its rows)
+    table: npt.NDArray[Any]  # the field lengths, a row per field (`lengths` are its rows)
     rows: dict[str, int]  # field → its row
 
     @property
@@ -167,7 +175,7 @@ def read(index_dir: Path, n_docs: int) -> Postings:
         or docs.shape != freqs.shape
     ):
         raise ValueError(f"{DOCS} and {FREQS} do not match")
-    if lengths.dtype != np.int32 or lengths.shape != (len(FIELDS), n_docs):
+    if lengths.dtype not in (np.uint16, np.int32) or lengths.shape != (len(FIELDS), n_docs):
         raise ValueError(f"{LENGTHS} does not match the index's {n_docs} documents")
     if len(docs) and (int(docs.min()) < 0 or int(docs.max()) >= n_docs):
         raise ValueError(f"{DOCS} names documents the index does not hold")
