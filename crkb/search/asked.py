@@ -1,7 +1,7 @@
 """Players' questions written for each rule: the words a rule is asked about in, beside its own.
 
-A question at a table often shares few words with the rule that answers it: "how many cards can
-i hold at end of turn" is answered by a rule about discarding down to the maximum hand size. For
+A question at a table often shares few words with the rule that answers it: a player asks when
+damage "goes away", and the rule says it "is removed" in the cleanup step. For
 every rule of one release in each language, two questions a player might type were written
 (`asked-en.tsv`, `asked-zh.tsv`; their headers say how and for which release). The index holds a
 rule's questions as a field of its own (`asked`, `zasked`) and the engine weighs a candidate by
