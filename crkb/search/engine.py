@@ -106,7 +106,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-Players = tuple["IntArray", "FloatArray"]  # documents in ascending order, BM25 of their questions
+Players = tuple[IntArray, FloatArray]  # documents in ascending order, BM25 of their questions
 
 
 class Candidates(NamedTuple):
