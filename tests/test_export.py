@@ -269,3 +269,32 @@ def test_the_pack_ships_how_often_each_rule_is_referred_to():
     refs = [Reference("100.2", "100.1", "rule 100.1"), Reference("100.3", "100.1", "rule 100.1")]
     cited = searchdata.english_index(_doc("en", rules, [], refs))["cited"]
     assert cited == {"100.1": 2}
+
+
+def test_the_pack_searches_each_rules_players_questions():
+    """The players' questions written for a rule (crkb/search/asked.py) go into the pack's index
+    beside its text, stemmed as the server stems them, with the server's factors for them."""
+    from crkb.search import engine
+
+    rules = [
+        Rule("100.1", "rule", "A player's hand holds the cards they have drawn."),
+        Rule("100.2", "rule", "The active player discards down to seven cards."),
+    ]
+    doc = _doc("en", rules, [], [])
+    index = searchdata.english_index(doc, [(), ("most cards a player may hold after a turn",)])
+    asked = index["asked"]
+    assert isinstance(asked, dict)
+    assert asked["hold"] == [1, 1.0] and "discard" not in asked  # its questions, not its text
+    assert index["askedlen"] == [0, 7.0]  # most, card, player, may, hold, after, turn
+    factors = index["ask"]["factors"]  # type: ignore[index]
+    assert factors["asked"] == engine.ASKED_GAIN and factors["askedPool"] == engine.ASKED_POOL
+
+
+@pytest.mark.archive
+def test_the_default_packs_rules_carry_their_players_questions(pack: Path):
+    for lang in ("en", "zh"):
+        script = (pack / "data" / f"search-{lang}.js").read_text(encoding="utf-8")
+        start = script.index(f".{lang}=") + len(lang) + 2
+        data = json.loads(script[start : script.rindex(";")])
+        with_questions = sum(1 for n in data["askedlen"] if n > 0)
+        assert with_questions / len(data["docs"]) > 0.95, lang
