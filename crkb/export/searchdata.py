@@ -199,7 +199,7 @@ def asked_postings(
     per_doc: list[Weighted] = []
     for questions in asked:
         acc: Weighted = {}
-        _add(acc, terms("\n".join(questions)) if questions else (), 1.0)
+        _add(acc, terms("\n".join(questions)), 1.0)
         per_doc.append(acc)
     return postings(per_doc)
 

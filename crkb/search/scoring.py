@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -120,7 +121,7 @@ class Scorer:
             # each list's weight (as a list by list sum took it), for each of its documents
             met = [df for df in counts if df]
             ws = [
-                term.weight * boost * math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+                term.weight * boost * _idf(n_docs, df)
                 for (boost, _coord), df in zip(fields.values(), counts, strict=True)
                 if df
             ]
@@ -188,15 +189,13 @@ class Scorer:
                 )
                 got = np.flatnonzero(sums).astype(np.int32)
                 tf = sums[got].astype(np.float64)
-            df = len(got)
-            sat = tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[got] / avg))
             docs.append(got)
-            values.append(term.weight * math.log(1 + (n_docs - df + 0.5) / (df + 0.5)) * sat)
+            sat = _saturate(tf, lengths[got], avg)
+            values.append(term.weight * _idf(n_docs, len(got)) * sat)
         if not docs:
             return EMPTY_DOCS, EMPTY_FREQS
-        if len(docs) == 1:
-            order = np.argsort(docs[0], kind="stable")
-            return docs[0][order], values[0][order]
+        if len(docs) == 1:  # a term's postings are in document order
+            return docs[0], values[0]
         total: FloatArray = np.bincount(np.concatenate(docs), np.concatenate(values), bound).astype(
             np.float64
         )
@@ -208,7 +207,7 @@ class Scorer:
         (in `docs`' order, matching none of the query's weight): `merge` for distinct `docs`."""
         if not len(docs):
             return into
-        sums = self._scratch(self.bound_of(into, docs))[0]
+        sums = self._scratch(_bound_of(into, docs))[0]
         sums[into.docs] = into.scores
         sums[docs] += scores
         new = docs[~np.isin(docs, into.docs, assume_unique=True)]
@@ -217,10 +216,6 @@ class Scorer:
         sums[order] = 0.0
         matched = np.concatenate((into.matched, np.zeros(len(new))))
         return Scored(order, got, matched)
-
-    def bound_of(self, into: Scored, docs: IntArray) -> int:
-        """One past the highest document of two sets (neither empty together)."""
-        return max(int(into.docs.max()) if len(into.docs) else 0, int(docs.max())) + 1
 
     def merge(self, into: Scored, other: Scored) -> Scored:
         """`into` with another query part's scores added (its matched weight left as it is;
@@ -317,14 +312,31 @@ class Scorer:
         avgs = np.array([self.avg(scope_id, scope, f) for f in names])
         avg = avgs[np.arange(len(names)).repeat(counts)]
         lengths = post.table[rows, docs]
-        return docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg)), counts
+        return docs, _saturate(tf, lengths, avg), counts
 
     def saturated(self, scope_id: ScopeId, scope: Mask, field: str, forms: Forms) -> Sat:
         """(documents, BM25's saturated term frequency of a term, all its forms, in a field)."""
         docs, tf = self.merged(scope_id, scope, field, forms)
         avg = self.avg(scope_id, scope, field)
         lengths = self.postings.lengths[field][docs]
-        return docs, tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg))
+        return docs, _saturate(tf, lengths, avg)
+
+
+def _idf(n_docs: int, df: int) -> float:
+    """BM25's weight of a term that `df` of `n_docs` documents hold."""
+    return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def _saturate(tf: FloatArray, lengths: npt.NDArray[Any], avg: float | FloatArray) -> FloatArray:
+    """BM25's saturated term frequency, for fields of these lengths (their average `avg`, one
+    or per value)."""
+    out: FloatArray = tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg))
+    return out
+
+
+def _bound_of(into: Scored, docs: IntArray) -> int:
+    """One past the highest document of two sets (`docs` not empty)."""
+    return max(int(into.docs.max()) if len(into.docs) else 0, int(docs.max())) + 1
 
 
 def _nbytes(sat: FieldsSat) -> int:
