@@ -151,6 +151,18 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     ]
     assert rules_words_en(["uncounterable"]) == ["can", "t", "be", "countered"]
     assert rules_words_zh("构筑套牌，白天，重开，清理步骤") == "构组套牌，白昼，重新开始，清除步骤"
+    assert rules_words_zh("起手调度，再调度，调动") == "起手再调度，再调度，调动"
+    assert rules_words_zh("转面之后，10个毒，中毒，下毒，剧毒") == (
+        "转化之后，10个中毒指示物，中毒，下毒，剧毒"
+    )
+    started = rules_words_zh("开局谁先，有人出局，能施法吗")
+    assert started == "游戏开始谁先，有人离开游戏，能施放咒语吗"
+    assert rules_words_zh("日夜怎么转换，牌库抓空") == "白昼黑夜怎么转换，从空的牌库中抓牌"
+    assert rules_words_en(["its", "stats", "regen", "pips"]) == [
+        *["its", "power", "toughness", "regenerate", "mana", "symbols"]
+    ]
+    cheaper = rules_words_en(["cast", "it", "cheaper", "then", "recast"])
+    assert cheaper == ["cast", "it", "cost", "less", "then", "cast", "again"]
     assert rules_words_zh("挑一些重掷") == "挑一些重新掷"  # a reroll, no slip for 重置 (untap)
     assert rules_words_zh("图层") == "层"  # a layer of continuous effects
     assert rules_words_zh("闪烁") == "放逐后移回战场"  # blinking a creature

@@ -87,14 +87,26 @@ def english_analyzer() -> Any:
         RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
         | StopFilter(stoplist=STOP_WORDS, minsize=1)
-        | StemFilter(cachesize=50000)
+        | StemFilter(stemfn=stem, cachesize=50000)
     )
 
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The index's stem of one lowercase word."""
-    return str(_porter(word))
+    """The index's stem of one lowercase word: Porter's, with the consonant that -ed and -ing
+    double taken off again (tapped, tapping → tap; beginning → begin), which Porter's step 1b
+    does and Whoosh's copy of it misses: without it "untap" never meets "untapped"."""
+    got = str(_porter(word))
+    if word.endswith(("ed", "ing")) and _DOUBLED.search(got):
+        return got[:-1]
+    return got
+
+
+# A short syllable closed by a doubled consonant (tapp, beginn, referr), as -ed and -ing leave
+# it; not a word that ends so of itself (add, egg, fall, pass, buzz, stuff: their -ed and -ing
+# forms keep it, since the letter before the vowel must be a consonant or the consonant is one
+# Porter keeps doubled).
+_DOUBLED = re.compile(r"[^aeiouy][aeiou]([bdgmnprt])\1$")
 
 
 def english_words(text: str) -> list[str]:

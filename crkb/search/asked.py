@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from crkb.search import analysis
+from crkb.search import analysis, numerals, players
 
 FILES = {lang: Path(__file__).with_name(f"asked-{lang}.tsv") for lang in ("en", "zh")}
 SAME = 0.6  # the share of words two texts of a number have in common for one rule's questions
@@ -51,11 +51,23 @@ def parse(text: str) -> Asked:
 
 
 def load(lang: str) -> Asked | None:
-    """The shipped questions of a language, or None when there are none."""
+    """The shipped questions of a language, as a query is read (`as_query`), or None when
+    there are none."""
     path = FILES.get(lang)
     if path is None or not path.is_file():
         return None
-    return parse(path.read_text(encoding="utf-8"))
+    got = parse(path.read_text(encoding="utf-8"))
+    read = {n: tuple(as_query(lang, q) for q in qs) for n, qs in got.questions.items()}
+    return Asked(got.version, read)
+
+
+def as_query(lang: str, question: str) -> str:
+    """A question with players' words put in the rules' words, as a query's are before it is
+    cut into terms (crkb/search/players.py): a player who types "bounced" searches for
+    "returned", and meets the questions that said "bounced" only if they say "returned" too."""
+    if lang == "zh":
+        return numerals.zh_digits(players.players_words_zh(question))
+    return " ".join(players.rules_words_en(players.typed_words_en(question)))
 
 
 def words(lang: str, text: str) -> frozenset[str]:

@@ -36,8 +36,9 @@ USERDICT = "userdict.txt"
 # words rules quote (“you”) as a field of their own; 12: and the Chinese ones (“你”); 13: and
 # the words of short quoted phrases (“Activate only once each turn”); 14: the English bridge's
 # word table (Chinese word → English words, learned from the parallel releases); 15: players'
-# questions written for each rule (crkb/search/asked.py) as fields of their own
-FORMAT = 15
+# questions written for each rule (crkb/search/asked.py) as fields of their own; 16: those
+# questions in the rules' words, as a query is read (asked.as_query)
+FORMAT = 16
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from crkb.search import numerals
+from crkb.search import analysis, numerals
 
 ALSO = 0.6  # how much the rules' word for a players' word the rules also use counts against it
 
@@ -140,6 +140,12 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("land", "drops"): ("play", "lands"),
     ("summoning", "sick"): ("summoning", "sickness"),
     ("scoop",): ("concede",),
+    ("stats",): ("power", "toughness"),  # a creature's stats
+    ("regen",): ("regenerate",),
+    ("pip",): ("mana", "symbol"),  # a colored pip in a cost
+    ("pips",): ("mana", "symbols"),
+    ("cheaper",): ("cost", "less"),
+    ("recast",): ("cast", "again"),
     ("scooped",): ("conceded",),
     ("topdeck",): ("top", "of", "library"),
     ("cda",): ("characteristic", "defining", "ability"),
@@ -338,6 +344,14 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("搜(?![寻证救括])", "搜寻"),  # "搜牌库": searching a library (not 搜证, collect evidence)
     # "下一块地", "拍地": playing a land (not the 下地 of 牌面朝下地, face down)
     ("(?<![朝面])(?:下|拍)(?=[几一两二三\\d]*[块张个]?地)", "使用"),
+    ("(?<!再)调度", "再调度"),  # a mulligan (the rules say 再调度 alone)
+    ("转面", "转化"),  # transforming a double-faced card (翻面 is also turning one face up)
+    ("(?<![中下剧])毒(?:指示物)?(?![性药])", "中毒指示物"),  # "10个毒": poison counters
+    ("开局", "游戏开始"),  # the start of the game
+    ("出局", "离开游戏"),  # a player out of a multiplayer game
+    ("施法", "施放咒语"),  # casting spells
+    ("日夜|昼夜|白天黑夜", "白昼黑夜"),  # day and night
+    ("(?:牌库)?抓空", "从空的牌库中抓牌"),  # drawing from an empty library
 )
 _ZH = tuple((re.compile(p, re.I), r) for p, r in ZH_REWRITE)  # MDFC or mdfc
 
@@ -436,6 +450,18 @@ def slashed(query: str) -> str:
 
 
 _UNSLASHED = re.compile(r"(?<![A-Za-z0-9/])([+-]\d+)\s?([+-]\d+)(?![A-Za-z0-9/])")
+
+
+def typed_words_en(query: str) -> list[str]:
+    """An English query's words as typed, a symbol by its name and a power and toughness with
+    its slash: what `rules_words_en` reads."""
+    return analysis.english_words(named_symbols(slashed(query), "en"))
+
+
+def players_words_zh(query: str) -> str:
+    """A Chinese query with a symbol by its name, its slashes put back and players' words in
+    the rules' words: what is cut into words."""
+    return rules_words_zh(named_symbols(slashed(query), "zh"))
 
 
 def rules_words_zh(query: str) -> str:
