@@ -83,8 +83,8 @@ ZH_BIGRAMS: Fields = {"zbi": (0.3, 0.0)}
 QUOTED: dict[str, Fields] = {"en": {"quoted": (2.0, 0.0)}, "zh": {"zquoted": (2.0, 0.0)}}
 # The questions players were written to ask of each rule (crkb/search/asked.py).
 ASKED_FIELD = {"en": "asked", "zh": "zasked"}
-ASKED_POOL = {"en": 0.5, "zh": 0.5}  # their BM25's share in choosing the candidates
-ASKED_GAIN = {"en": 2.0, "zh": 2.0}  # what the candidate meeting them best gains (factor 1 + this)
+ASKED_POOL = 0.5  # their BM25's share in choosing the candidates (beside the rule's own fields)
+ASKED_GAIN = 2.0  # what the candidate whose questions the query meets best gains (factor 1 + this)
 SECTION = 3.0  # a rule in a section a question's term names
 TOPIC = 1.0  # what a rule under a title the query names gains, times the share the title covers
 SHORT = 150  # a rule shorter than this many characters is "short" (longer ones less so)
@@ -560,7 +560,7 @@ class Searcher:
         for (d, sc, got), share in zip(shortlist, shares, strict=True):
             base = self._base(d, sc, got, k, plan)
             if share:
-                base["asked"] = 1.0 + ASKED_GAIN[lang] * share
+                base["asked"] = 1.0 + ASKED_GAIN * share
             out.append((d, {**base, **self._signals(lang, o, d, plan, which, asked)}))
         before = self._pointed(out)
         return out, total, before
@@ -590,7 +590,7 @@ class Searcher:
         if players is None:
             players = self._players(lang, o, plan)
         if len(players[0]):  # a rule players ask about in the query's words is a candidate
-            scored = scorer.add(scored, players[0], ASKED_POOL[lang] * players[1])
+            scored = scorer.add(scored, players[0], ASKED_POOL * players[1])
         if plan.expand:  # the glossary's words for a term (their rules hold few of the query's)
             scored = scorer.merge(scored, scorer.score(sid, scope, plan.expand, plan.fields))
         docs, scores, matched = scored.docs, scored.scores, scored.matched
