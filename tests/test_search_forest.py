@@ -67,7 +67,9 @@ def test_no_forest_file_is_no_forest_and_a_damaged_one_is_a_clear_error(tmp_path
         forest.load(bad)
 
 
-def test_the_trees_reorder_chinese_candidates_and_leave_english_ones(tmp_path: Path) -> None:
+def test_the_trees_reorder_the_candidates_of_the_languages_they_correct(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     en = [
         ("100", "section", "Widgets", "Widgets"),
         ("100.1", "rule", "A widget spins; a widget spins twice; widgets spin.", None),
@@ -91,7 +93,13 @@ def test_the_trees_reorder_chinese_candidates_and_leave_english_ones(tmp_path: P
     tree = {**split, "left_child": {"leaf_value": 0.0}, "right_child": {"leaf_value": -50.0}}
     s.forest = forest.parse(forest.from_dump({"tree_info": [{"tree_structure": tree}]}, ["bm25"]))
     assert numbers(s.search(asked["zh"], lang="zh"))[0] == "100.2"
-    # English questions rank by the weighed product alone (forest.LANGS)
+    en_bm25 = {n: np.log(f["bm25"]) for n, f in s.candidates(asked["en"], "en").scored}
+    split = {"split_feature": 0, "threshold": (en_bm25["100.1"] + en_bm25["100.2"]) / 2}
+    tree = {**split, "left_child": {"leaf_value": 0.0}, "right_child": {"leaf_value": -50.0}}
+    s.forest = forest.parse(forest.from_dump({"tree_info": [{"tree_structure": tree}]}, ["bm25"]))
+    assert numbers(s.search(asked["en"], lang="en"))[0] == "100.2"
+    # a language the trees do not correct ranks by the weighed product alone (forest.LANGS)
+    monkeypatch.setattr(forest, "LANGS", frozenset({"zh"}))
     assert numbers(s.search(asked["en"], lang="en"))[0] == "100.1"
 
 
