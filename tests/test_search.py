@@ -286,20 +286,25 @@ def test_archive_a_chinese_question_meets_the_english_wording_of_its_answer(
     # "attacking" creatures
     s = real[0]
     assert numbers(s.search("生物离开战斗以后还算攻击生物吗", lang="zh"))[0] == "506.4"
-    # "how much commander damage taken (吃到) loses": the Chinese rules never say 吃到, and the
-    # English ones say "21 or more combat damage … from the same commander". Measured without
-    # the players' questions, which find it too.
-    q = "指挥官伤害累计吃到多少会输？"
+    # over crkb's own Chinese questions, asking the English text too finds more answers first
+    # (measured without the players' questions, which meet many of the same questions: session
+    # 17, MRR@10 0.639 without the English text, 0.654 with it)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from eval_search import evaluate, read_queries
+
+    judged = read_queries(ROOT / "tests" / "fixtures" / "search_heldout.tsv")
+    chinese = [j for j in judged if j.lang == "zh"]
     s.players_questions = False
     try:
-        assert numbers(s.search(q, lang="zh"))[0] in ("903.10a", "104.3j")
+        with_english = evaluate(s, chinese).scores["zh"].mrr
         s.bridge, kept = {}, s.bridge
         try:
-            assert numbers(s.search(q, lang="zh"))[0] not in ("903.10a", "104.3j")  # Chinese alone
+            alone = evaluate(s, chinese).scores["zh"].mrr
         finally:
             s.bridge = kept
     finally:
         s.players_questions = True
+    assert with_english > alone
 
 
 def test_archive_players_words_leave_the_rules_own_terms_and_titles_alone(
@@ -319,20 +324,19 @@ def test_archive_players_words_leave_the_rules_own_terms_and_titles_alone(
 
 
 def test_archive_own_questions_keep_their_quality(real: tuple[Searcher, None]) -> None:
-    # crkb's own judged questions (tests/fixtures/search_heldout.tsv, 997 of them): a change
+    # crkb's own judged questions (tests/fixtures/search_heldout.tsv, 1,057 of them): a change
     # that costs them more than a little is a regression, whatever it gains elsewhere. The
-    # ranking forest (crkb/search/forest.py), which corrects Chinese searches, is learned on this
-    # file, so the Chinese figures are what it learned (zh 0.801 / 0.930 in session 16). English
-    # ranks by the weighed product (en 0.719 / 0.888). Without the players' questions
-    # (crkb/search/asked.py) they are en 0.629 / 0.788 and zh 0.685 / 0.864: a lost or
-    # unattached questions file, or a stale forest, fails here.
+    # ranking forest (crkb/search/forest.py) is learned on this file, so these figures are what
+    # it learned (session 17: en 0.824 / 0.924, zh 0.839 / 0.962). Without the players'
+    # questions (crkb/search/asked.py) they are en 0.599 / 0.761 and zh 0.654 / 0.846: a lost
+    # or unattached questions file, or a stale forest, fails here.
     sys.path.insert(0, str(ROOT / "scripts"))
     from eval_search import evaluate, read_queries
 
     judged = read_queries(ROOT / "tests" / "fixtures" / "search_heldout.tsv")
     scores = evaluate(real[0], judged).scores
-    assert scores["en"].mrr >= 0.70 and scores["en"].recall >= 0.87
-    assert scores["zh"].mrr >= 0.78 and scores["zh"].recall >= 0.91
+    assert scores["en"].mrr >= 0.78 and scores["en"].recall >= 0.90
+    assert scores["zh"].mrr >= 0.80 and scores["zh"].recall >= 0.94
 
 
 def test_archive_chinese_slips_find_what_the_clean_questions_find(
