@@ -85,6 +85,27 @@ def test_a_search_in_players_words_finds_the_rule_they_were_written_for(tmp_path
     assert hit["text"] == DISCARD and "hold" not in hit["highlight"]
 
 
+def test_questions_are_read_in_the_rules_words_as_a_query_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a query's "bounced" is searched as "returned to hand" and its "guy" as "creature"
+    # (crkb/search/players.py), so a question that says them is indexed in those words too
+    new_object = "A permanent that leaves the battlefield becomes a new object."
+    rules = [*EN, ("100.4", "rule", new_object, None)]
+    written = Asked("2030-01-01", {"100.4": ("my guy got bounced, is it the same one",)})
+    query = "what happens when my guy gets bounced"
+
+    def search(where: Path) -> str:
+        build_index(where, [document("en", rules, [])], {}, asked={"en": written})
+        return numbers(toy_searcher(where).search(query, lang="en"))[0]
+
+    assert asked.as_query("en", "my guy got bounced") == "my creature got returned to hand"
+    assert asked.as_query("zh", "能回应横地吗") == "能响应横置地吗"
+    assert search(tmp_path / "read") == "100.4"
+    monkeypatch.setattr(asked, "as_query", lambda lang, question: question)
+    assert search(tmp_path / "as typed") != "100.4"
+
+
 def test_questions_for_a_release_the_build_lacks_are_left_out(tmp_path: Path) -> None:
     other = Asked("2029-01-01", WRITTEN.questions)
     s = _index(tmp_path, {"en": other})

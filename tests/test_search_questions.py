@@ -138,6 +138,23 @@ def test_a_word_meets_its_negated_form_where_the_rules_use_it() -> None:
     assert stem("noncreature") not in {f for f, _ in creature.forms}
 
 
+def test_a_word_and_its_ed_and_ing_forms_share_a_stem(tmp_path: Path) -> None:
+    """Porter's step 1b takes off the consonant -ed and -ing double (Whoosh's copy did not):
+    "untap" meets "untapped", while a word that ends in a double of itself keeps it."""
+    assert stem("tapped") == stem("tapping") == stem("tap")
+    assert stem("untapped") == stem("untapping") == stem("untap")
+    assert stem("beginning") == stem("begin") and stem("referred") == stem("refer")
+    assert stem("added") == stem("add") == "add" and stem("passed") == stem("pass")
+    rules = [
+        ("100.1", "rule", "An untapped creature can block.", None),
+        ("100.2", "rule", "A player may untap one land.", None),
+        ("100.3", "rule", "Untap steps and cleanup steps follow.", None),
+    ]
+    build_index(tmp_path / "index", [document("en", rules, [])], {})
+    s = toy_searcher(tmp_path / "index")
+    assert set(numbers(s.search("untapping", lang="en"))) == {"100.1", "100.2", "100.3"}
+
+
 def test_irregular_forms_meet_their_base_word() -> None:
     assert understand_en(["drew"]).terms[0].text == understand_en(["draw"]).terms[0].text
 

@@ -51,14 +51,11 @@ def parse(text: str) -> Asked:
 
 
 def load(lang: str) -> Asked | None:
-    """The shipped questions of a language, as a query is read (`as_query`), or None when
-    there are none."""
+    """The shipped questions of a language, or None when there are none."""
     path = FILES.get(lang)
     if path is None or not path.is_file():
         return None
-    got = parse(path.read_text(encoding="utf-8"))
-    read = {n: tuple(as_query(lang, q) for q in qs) for n, qs in got.questions.items()}
-    return Asked(got.version, read)
+    return parse(path.read_text(encoding="utf-8"))
 
 
 def as_query(lang: str, question: str) -> str:
@@ -91,9 +88,11 @@ def attach(
     written: Mapping[str, str],
     texts: Iterable[tuple[str, str]],
 ) -> list[tuple[str, ...]]:
-    """The questions of each (number, text) of `texts`: those written for the same number when
-    its text there (`written`: number → text in the release written for) says nearly the same,
-    else those of the number that had exactly this text; () for none."""
+    """The questions of each (number, text) of `texts`, as a query is read (`as_query`): those
+    written for the same number when its text there (`written`: number → text in the release
+    written for) says nearly the same, else those of the number that had exactly this text; ()
+    for none."""
+    questions = {n: tuple(as_query(lang, q) for q in qs) for n, qs in asked.questions.items()}
     seen: dict[str, list[str]] = {}
     for n, t in written.items():
         seen.setdefault(t, []).append(n)
@@ -101,15 +100,15 @@ def attach(
     by_text = {
         t: ns[0]
         for t, ns in seen.items()
-        if len(ns) == 1 and ns[0] in asked.questions and len(words(lang, t)) >= MOVED
+        if len(ns) == 1 and ns[0] in questions and len(words(lang, t)) >= MOVED
     }
     out = []
     for number, text in texts:
         mine = written.get(number)
-        if number in asked.questions and mine is not None and same_rule(lang, text, mine):
-            out.append(asked.questions[number])
+        if number in questions and mine is not None and same_rule(lang, text, mine):
+            out.append(questions[number])
         elif text in by_text:
-            out.append(asked.questions[by_text[text]])
+            out.append(questions[by_text[text]])
         else:
             out.append(())
     return out

@@ -140,13 +140,13 @@ EN_REWRITE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("land", "drops"): ("play", "lands"),
     ("summoning", "sick"): ("summoning", "sickness"),
     ("scoop",): ("concede",),
+    ("scooped",): ("conceded",),
     ("stats",): ("power", "toughness"),  # a creature's stats
     ("regen",): ("regenerate",),
     ("pip",): ("mana", "symbol"),  # a colored pip in a cost
     ("pips",): ("mana", "symbols"),
     ("cheaper",): ("cost", "less"),
     ("recast",): ("cast", "again"),
-    ("scooped",): ("conceded",),
     ("topdeck",): ("top", "of", "library"),
     ("cda",): ("characteristic", "defining", "ability"),
     ("cdas",): ("characteristic", "defining", "abilities"),
