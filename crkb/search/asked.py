@@ -9,8 +9,9 @@ how well the query meets them (crkb/search/engine.py): the rule's text is still 
 
 Questions belong to the rule they were written for, so they go with its text: to every indexed
 text of that number that says nearly the same (a release before or after that rewrote a word or
-two), and to the same text under another number (a renumbered rule). A rule whose text changed
-more keeps its own words alone.
+two), and to the same or nearly the same text under another number (a renumbered rule, or a
+renumbered title: "Discard" moved from 701.8 to 701.9). A rule whose text changed more keeps its
+own words alone.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from crkb.search import analysis, numerals, players
 
 FILES = {lang: Path(__file__).with_name(f"asked-{lang}.tsv") for lang in ("en", "zh")}
 SAME = 0.6  # the share of words two texts of a number have in common for one rule's questions
-MOVED = 6  # the fewest words of a text whose questions follow it to another number
+MOVED = 0.8  # the share two texts under different numbers have in common for one rule's questions
+LONG = 6  # the fewest words of a text whose questions follow its reworded text to another number
 _WRITTEN_FOR = "# written for:"
 
 
@@ -96,12 +98,9 @@ def attach(
     seen: dict[str, list[str]] = {}
     for n, t in written.items():
         seen.setdefault(t, []).append(n)
-    # a text only one rule has, and more than a title ("General" heads many sections)
-    by_text = {
-        t: ns[0]
-        for t, ns in seen.items()
-        if len(ns) == 1 and ns[0] in questions and len(words(lang, t)) >= MOVED
-    }
+    # a text only one rule has ("General" heads many sections, "Flying" one)
+    by_text = {t: ns[0] for t, ns in seen.items() if len(ns) == 1 and ns[0] in questions}
+    moved = _Moved(lang, {n: t for n, t in written.items() if n in questions})
     out = []
     for number, text in texts:
         mine = written.get(number)
@@ -109,6 +108,36 @@ def attach(
             out.append(questions[number])
         elif text in by_text:
             out.append(questions[by_text[text]])
+        elif (there := moved.find(text)) is not None:
+            out.append(questions[there])
         else:
             out.append(())
     return out
+
+
+class _Moved:
+    """The rule of the release written for whose text another says nearly the same (MOVED of
+    their words in common) under another number: a rule renumbered and reworded at once. Only
+    the rules that share its rarest words are compared, and a tie finds none."""
+
+    def __init__(self, lang: str, written: Mapping[str, str]) -> None:
+        self.lang = lang
+        self.words = {n: words(lang, t) for n, t in written.items()}
+        self.holding: dict[str, list[str]] = {}
+        for n, ws in self.words.items():
+            for w in ws:
+                self.holding.setdefault(w, []).append(n)
+
+    def find(self, text: str) -> str | None:
+        mine = words(self.lang, text)
+        if len(mine) < LONG:
+            return None
+        rare = sorted((w for w in mine if w in self.holding), key=lambda w: len(self.holding[w]))
+        near = {n for w in rare[:2] for n in self.holding[w]}
+        shares = sorted(
+            ((len(mine & self.words[n]) / len(mine | self.words[n]), n) for n in near),
+            reverse=True,
+        )
+        if not shares or shares[0][0] < MOVED or (len(shares) > 1 and shares[1][0] == shares[0][0]):
+            return None
+        return shares[0][1]
