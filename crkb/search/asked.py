@@ -2,7 +2,7 @@
 
 A question at a table often shares few words with the rule that answers it: a player asks when
 damage "goes away", and the rule says it "is removed" in the cleanup step. For
-every rule of one release in each language, three questions a player might type were written
+every rule of one release in each language, four questions a player might type were written
 (`asked-en.tsv`, `asked-zh.tsv`; their headers say how and for which release). The index holds a
 rule's questions as a field of its own (`asked`, `zasked`) and the engine weighs a candidate by
 how well the query meets them (crkb/search/engine.py): the rule's text is still what is shown.
