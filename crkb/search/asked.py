@@ -92,8 +92,9 @@ def attach(
 ) -> list[tuple[str, ...]]:
     """The questions of each (number, text) of `texts`, as a query is read (`as_query`): those
     written for the same number when its text there (`written`: number → text in the release
-    written for) says nearly the same, else those of the number that had exactly this text; ()
-    for none."""
+    written for) says nearly the same, else those of the number that had exactly this text, else
+    those of the one rule that said nearly the same under another number (`_Moved`); () for
+    none."""
     questions = {n: tuple(as_query(lang, q) for q in qs) for n, qs in asked.questions.items()}
     seen: dict[str, list[str]] = {}
     for n, t in written.items():
@@ -129,6 +130,7 @@ class _Moved:
                 self.holding.setdefault(w, []).append(n)
 
     def find(self, text: str) -> str | None:
+        """The number whose text `text` nearly says, or None (a short text, or no single one)."""
         mine = words(self.lang, text)
         if len(mine) < LONG:
             return None
