@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from crkb.search import asked
+from crkb.search import asked, engine
 from crkb.search.asked import Asked
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
@@ -162,3 +162,28 @@ def test_archive_the_newest_rules_are_indexed_with_their_questions(
         in_scope = np.flatnonzero(s._scope(lang, o))
         with_questions = int((lengths[in_scope] > 0).sum())
         assert with_questions / len(in_scope) > 0.99, version
+
+
+def test_the_rule_players_ask_in_the_querys_words_is_reranked_beside_many_that_say_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # thirty rules say the query's words; the one it asks about says none of them, and only its
+    # players' question does: it is among the candidates re-ranked, not left behind the thirty
+    said = [
+        (f"100.{i}", "rule", f"How many cards a player can hold in hand: {i} cards in hand.", None)
+        for i in range(4, 34)
+    ]
+    other = [(f"200.{i}", "rule", f"Each opponent untaps {i} lands.", None) for i in range(1, 300)]
+    asked_about = ("100.40", "rule", "Each opponent reveals their graveyard.", None)
+    rules = [*EN, *said, *other, asked_about]
+    written = Asked("2030-01-01", {"100.40": ("how many cards can a player hold in hand",)})
+    build_index(tmp_path / "index", [document("en", rules, [])], {}, asked={"en": written})
+
+    def reranked() -> list[str]:
+        return [n for n, _f in toy_searcher(tmp_path / "index").candidates(ASKING, "en").scored]
+
+    got = reranked()
+    assert len(got) == engine.POOL + 1 and got[-1] == "100.40"
+    monkeypatch.setattr(engine, "ASKED_TOP", 0)
+    got = reranked()
+    assert len(got) == engine.POOL and "100.40" not in got

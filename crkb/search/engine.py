@@ -98,6 +98,7 @@ MAX_EXPAND = 8  # at most so many such words per query
 SUBJECT = 6  # a rule is about the words among its first so many
 POINTERS = 10  # leading candidates whose references count
 POOL = 25  # candidates re-ranked by the signals read from their text
+ASKED_TOP = 3  # … with the rules whose players' questions the query meets best
 KEPT = 3_500  # a language's newest documents whose stored fields are kept (~1 KB each)
 STORED = 1_024  # other documents whose stored fields are kept, the last read
 PARENTS = 4_096  # rules whose titled parent is kept
@@ -548,7 +549,7 @@ class Searcher:
         factors read from its own text), how many documents matched at all, and each
         candidate's weighed product of its factors but `pointed`."""
         players = self._players(lang, o, plan)
-        shortlist, total = self._shortlist(lang, o, plan, max(n, POOL), players)
+        shortlist, total = self._shortlist(lang, o, plan, max(n, POOL), players, ASKED_TOP)
         if not total:
             return [], 0, []
         out = []
@@ -573,11 +574,18 @@ class Searcher:
         return self.scorer.one_field((lang, o), self._scope(lang, o), plan.terms, ASKED_FIELD[lang])
 
     def _shortlist(
-        self, lang: str, o: int, plan: QueryPlan, want: int, players: Players | None = None
+        self,
+        lang: str,
+        o: int,
+        plan: QueryPlan,
+        want: int,
+        players: Players | None = None,
+        asked_top: int = 0,
     ) -> tuple[list[tuple[int, float, float]], int]:
         """The best `want` (docnum, BM25F, terms matched) by BM25F, the share of
         the query matched and the sections and rules its terms name, before their texts are
-        read; and how many documents matched at all. `players`: `_players` (made when None)."""
+        read, then the `asked_top` rules whose players' questions score best if not among them;
+        and how many documents matched at all. `players`: `_players` (made when None)."""
         scope = self._scope(lang, o)
         sid = (lang, o)
         scorer = self.scorer
@@ -597,6 +605,12 @@ class Searcher:
         total = len(docs)
         if not total:
             return [], 0
+        # the rules whose players' questions the query meets best are candidates whatever their
+        # own words score: the question is asked in a player's words, not the rule's
+        must = np.zeros(len(docs), dtype=bool)
+        if asked_top and len(players[0]):
+            best_asked = players[0][np.argsort(-players[1], kind="stable")[:asked_top]]
+            must = np.isin(docs, best_asked)
         k = sum(t.weight for t in plan.terms) or 1.0
         # weights.combine(factors, FIXED) for every matched rule, over arrays: the same
         # products in the same order (a cold query matches thousands of rules)
@@ -617,8 +631,9 @@ class Searcher:
             # least where they were: a rule that even the largest lift leaves below the
             # want-th best cannot be chosen, so only the others are marked (the same choice).
             floor = np.partition(final, len(final) - want)[len(final) - want] / (lift * (1 + 1e-9))
-            keep = final >= floor
+            keep = (final >= floor) | must
             docs, final, scores, matched = docs[keep], final[keep], scores[keep], matched[keep]
+            must = must[keep]
         if marked and plan.sections and w_section:
             heads, codes = self._sections()
             named_sections = [codes[x] for x in plan.sections if x in codes]
@@ -635,6 +650,10 @@ class Searcher:
             edge = np.partition(final, len(final) - want)[len(final) - want]
             near = np.flatnonzero(final >= edge)
             best = near[np.argsort(-final[near], kind="stable")[:want]]
+            if must.any():  # after the `want` best, in the order of their scores
+                rest = np.flatnonzero(must)
+                rest = rest[~np.isin(rest, best)]
+                best = np.concatenate((best, rest[np.argsort(-final[rest], kind="stable")]))
         else:
             best = np.argsort(-final, kind="stable")
         got = zip(docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True)
