@@ -607,10 +607,13 @@ class Searcher:
             return [], 0
         # the rules whose players' questions the query meets best are candidates whatever their
         # own words score: the question is asked in a player's words, not the rule's
-        must = np.zeros(len(docs), dtype=bool)
+        asked_best: list[tuple[int, float, float]] = []
         if asked_top and len(players[0]):
-            best_asked = players[0][np.argsort(-players[1], kind="stable")[:asked_top]]
-            must = np.isin(docs, best_asked)
+            held, by = players
+            top = np.argpartition(-by, asked_top)[:asked_top] if len(by) > asked_top else None
+            first = held[top] if top is not None else held
+            at = np.flatnonzero(np.isin(docs, first))
+            asked_best = _picked(docs, scores, matched, at)
         k = sum(t.weight for t in plan.terms) or 1.0
         # weights.combine(factors, FIXED) for every matched rule, over arrays: the same
         # products in the same order (a cold query matches thousands of rules)
@@ -631,9 +634,8 @@ class Searcher:
             # least where they were: a rule that even the largest lift leaves below the
             # want-th best cannot be chosen, so only the others are marked (the same choice).
             floor = np.partition(final, len(final) - want)[len(final) - want] / (lift * (1 + 1e-9))
-            keep = (final >= floor) | must
+            keep = final >= floor
             docs, final, scores, matched = docs[keep], final[keep], scores[keep], matched[keep]
-            must = must[keep]
         if marked and plan.sections and w_section:
             heads, codes = self._sections()
             named_sections = [codes[x] for x in plan.sections if x in codes]
@@ -650,14 +652,13 @@ class Searcher:
             edge = np.partition(final, len(final) - want)[len(final) - want]
             near = np.flatnonzero(final >= edge)
             best = near[np.argsort(-final[near], kind="stable")[:want]]
-            if must.any():  # after the `want` best, in the order of their scores
-                rest = np.flatnonzero(must)
-                rest = rest[~np.isin(rest, best)]
-                best = np.concatenate((best, rest[np.argsort(-final[rest], kind="stable")]))
         else:
             best = np.argsort(-final, kind="stable")
-        got = zip(docs[best].tolist(), scores[best].tolist(), matched[best].tolist(), strict=True)
-        return list(got), total
+        got = _picked(docs, scores, matched, best)
+        if asked_best:  # after the `want` best, those not among them
+            chosen = {d for d, _s, _m in got}
+            got += [x for x in asked_best if x[0] not in chosen]
+        return got, total
 
     def _zh_titles(self) -> topics.ZhTitles:
         """The Chinese titles by the text that names them (topics.zh_index), made once."""
@@ -1242,6 +1243,13 @@ class Searcher:
         if f.cur and f.cur != f.number:
             hit["current_number"] = f.cur
         return hit
+
+
+def _picked(
+    docs: np.ndarray, scores: np.ndarray, matched: np.ndarray, at: np.ndarray
+) -> list[tuple[int, float, float]]:
+    """(document, BM25F, weight matched) of the places `at` of a shortlist's arrays."""
+    return list(zip(docs[at].tolist(), scores[at].tolist(), matched[at].tolist(), strict=True))
 
 
 def _shares(players: Players, docs: list[int]) -> list[float]:
