@@ -316,6 +316,10 @@ def test_a_chinese_word_that_sounds_like_a_rules_word_is_put_right() -> None:
         {},
     )
     assert known_words(["朋", "洛", "客"], card, partner)[0] == ["鹏洛客"]
+    # a demonstrative is meant: 施放这张牌 ("cast this card") is no 施放者 (caster)
+    caster = {"施放这": "施放者"}.get
+    cast = {"施放", "牌"}.__contains__
+    assert known_words(["施放", "这", "张", "牌"], cast, caster) == (["施放", "这", "张", "牌"], {})
 
 
 def test_a_question_in_words_no_rule_holds_finds_the_words_inside_them(s: Searcher) -> None:

@@ -391,6 +391,8 @@ ZH_SOFT = frozenset(
 # Adverbs that follow a noun in a question ("贴纸也弄掉吗"): meant as typed, never the last
 # character of a slip (贴纸也 is no 贴纸页, a sticker sheet).
 ZH_PARTICLES = frozenset("也都又再才却很太更")
+# "this", "that", "which": 施放这张牌 casts this card, no slip for 施放者 (caster)
+ZH_DEMONSTRATIVES = frozenset("这那哪此该")
 ZH_ASK_CAN: dict[str, tuple[str, ...]] = {"能否": ("能", "可以"), "可否": ("可以", "能")}
 ZH_ASK_CAN |= {"能不能": ("能", "可以")}
 ZH_ASK_CAN |= {"可不可以": ("可以", "能"), "可以吗": ("可以",)}
@@ -643,6 +645,7 @@ def _open(word: str) -> bool:
         all_cjk(word)
         and word not in ZH_FILLER
         and word not in ZH_PARTICLES
+        and word not in ZH_DEMONSTRATIVES
         and word not in ZH_QUANTITY
         and word not in ZH_ASK_CAN
         and numerals.zh_count(word) is None
