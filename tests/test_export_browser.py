@@ -222,3 +222,5 @@ def test_players_words_are_read_in_the_pack_as_on_the_server(page, pack, archive
     # an everyday word is no misspelling in the pack either ("wear" was read as "bear")
     assert _search(page, pack.as_uri(), "when does summoning sickness wear off", "en")[0] == "302.6"
     assert "Showing results for" not in page.inner_text("#status")
+    _search(page, pack.as_uri(), "does ramping a land use up my land drop", "en")  # nor a form
+    assert "Showing results for" not in page.inner_text("#status")  # of one ("ramp", not "damp")

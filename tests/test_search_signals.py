@@ -171,6 +171,10 @@ def test_the_everyday_words_listed_are_those_the_corrector_would_change() -> Non
     assert near == ["runs", "wear"]  # "stack" is known, "tramples" a form of it, "zebra" far
     assert Speller({"bear": 3}, english=frozenset(["wear"])).correct("wear") is None
     assert Speller({"bear": 3}).correct("wear") == "bear"
+    # a form of an everyday word is one too: "ramping" is no "damping"
+    ramp = frozenset(["ramp"])
+    assert Speller({"damping": 3}, analysis.stem, ramp).correct("ramping") is None
+    assert Speller({"damping": 3}, analysis.stem).correct("ramping") == "damping"
 
 
 def test_a_creature_that_died_is_one_that_dies_not_a_die_rolled() -> None:

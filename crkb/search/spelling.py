@@ -55,11 +55,14 @@ class Speller:
     def known(self, word: str) -> bool:
         """True when the word occurs in the indexed text, or (given a stemmer) another form of
         it does: "working" and "stacking" are no misspellings of "wording" and "tracking";
-        or it is an everyday English word ("wear" is not "bear")."""
+        or it is an everyday English word or a form of one ("wear" is not "bear", "ramping" is
+        not "damping")."""
         if word in self.vocab or word in self.english:
             return True
         if self._stem is None:
             return False
+        if self._stem(word) in self.english:  # "ramping": "ramp" is an everyday word
+            return True
         if self._stems is None:
             self._stems = frozenset(map(self._stem, self.vocab))
         return self._stem(word) in self._stems

@@ -299,6 +299,7 @@
       w.replace(/ly$/, ""), w.replace(/(.)\1(ed|ing)$/, "$1")];
     for (var i = 0; i < tries.length; i++) if (tries[i] !== w && ix.forms[tries[i]]) return [ix.forms[tries[i]], null];
     if (ix.englishSet[w]) return [w, null];  /* an everyday word, no misspelling ("wear") */
+    for (i = 0; i < tries.length; i++) if (tries[i] !== w && ix.englishSet[tries[i]]) return [w, null];  /* a form of one ("ramping") */
     var best = null, bd = 3, bf = -1;
     for (var f in ix.forms) {
       if (Math.abs(f.length - w.length) > 2 || f.length < 3) continue;
