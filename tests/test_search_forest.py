@@ -67,6 +67,15 @@ def test_no_forest_file_is_no_forest_and_a_damaged_one_is_a_clear_error(tmp_path
         forest.load(bad)
 
 
+def _splitting_bm25(s: Searcher, query: str, lang: str) -> forest.Forest:
+    """One tree that takes much from a candidate of `query` with more BM25 than the midpoint
+    of 100.1's and 100.2's."""
+    bm25 = {n: np.log(f["bm25"]) for n, f in s.candidates(query, lang).scored}
+    split = {"split_feature": 0, "threshold": (bm25["100.1"] + bm25["100.2"]) / 2}
+    tree = {**split, "left_child": {"leaf_value": 0.0}, "right_child": {"leaf_value": -50.0}}
+    return forest.parse(forest.from_dump({"tree_info": [{"tree_structure": tree}]}, ["bm25"]))
+
+
 def test_the_trees_reorder_the_candidates_of_the_languages_they_correct(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -87,17 +96,9 @@ def test_the_trees_reorder_the_candidates_of_the_languages_they_correct(
         "en": "100.1",
         "zh": "100.1",
     }
-    # one tree that takes much from a candidate with more BM25 than the midpoint of the two
-    bm25 = {n: np.log(f["bm25"]) for n, f in s.candidates(asked["zh"], "zh").scored}
-    split = {"split_feature": 0, "threshold": (bm25["100.1"] + bm25["100.2"]) / 2}
-    tree = {**split, "left_child": {"leaf_value": 0.0}, "right_child": {"leaf_value": -50.0}}
-    s.forest = forest.parse(forest.from_dump({"tree_info": [{"tree_structure": tree}]}, ["bm25"]))
-    assert numbers(s.search(asked["zh"], lang="zh"))[0] == "100.2"
-    en_bm25 = {n: np.log(f["bm25"]) for n, f in s.candidates(asked["en"], "en").scored}
-    split = {"split_feature": 0, "threshold": (en_bm25["100.1"] + en_bm25["100.2"]) / 2}
-    tree = {**split, "left_child": {"leaf_value": 0.0}, "right_child": {"leaf_value": -50.0}}
-    s.forest = forest.parse(forest.from_dump({"tree_info": [{"tree_structure": tree}]}, ["bm25"]))
-    assert numbers(s.search(asked["en"], lang="en"))[0] == "100.2"
+    for lang, q in asked.items():  # the trees in both languages
+        s.forest = _splitting_bm25(s, q, lang)
+        assert numbers(s.search(q, lang=lang))[0] == "100.2", lang
     # a language the trees do not correct ranks by the weighed product alone (forest.LANGS)
     monkeypatch.setattr(forest, "LANGS", frozenset({"zh"}))
     assert numbers(s.search(asked["en"], lang="en"))[0] == "100.1"

@@ -61,11 +61,10 @@ class Speller:
             return True
         if self._stem is None:
             return False
-        if self._stem(word) in self.english:  # "ramping": "ramp" is an everyday word
-            return True
         if self._stems is None:
             self._stems = frozenset(map(self._stem, self.vocab))
-        return self._stem(word) in self._stems
+        stem = self._stem(word)
+        return stem in self._stems or stem in self.english  # "ramping": "ramp" is everyday
 
     def correct(self, word: str) -> str | None:
         """The best correction of an unknown word, or None (known, too short, or no neighbour)."""
