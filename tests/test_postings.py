@@ -152,3 +152,43 @@ def test_one_fields_scores_and_their_addition_equal_the_general_ones(index: Path
         assert np.allclose([got[d] for d in merged.docs.tolist()], merged.scores)
         matched = dict(zip(added.docs.tolist(), added.matched.tolist(), strict=True))
         assert [matched[d] for d in merged.docs.tolist()] == merged.matched.tolist()
+
+
+def test_a_list_cut_to_a_releases_documents_keeps_all_it_holds_there(index: Path) -> None:
+    """`cut` narrows a term's postings to the stretch that can lie in a release (the newest
+    release's documents come first); the documents in scope, in order, are all still there."""
+    s = toy_searcher(index)
+    post = s.scorer.postings
+    narrowed = 0
+    for lang, versions in s.versions.items():
+        for o in range(len(versions)):
+            scope = s._scope(lang, o)
+            for field, terms in post.terms.items():
+                for term in terms:
+                    a, b = post.span(field, term)
+                    c, d = s.scorer.cut((lang, o), scope, (a, b))
+                    assert a <= c <= d <= b
+                    whole, part = post.docs[a:b], post.docs[c:d]
+                    assert part[scope[part]].tolist() == whole[scope[whole]].tolist()
+                    narrowed += (d - c) < (b - a)
+    assert narrowed  # the newest English release skips the older one's documents
+
+
+def test_scores_added_within_a_parts_documents_equal_the_merged_ones_there(index: Path) -> None:
+    """`within` adds another part's scores to the documents already scored, as `merge` does,
+    and adds no document."""
+    from crkb.search.engine import EN_FIELDS
+    from crkb.search.question import Term
+
+    s = toy_searcher(index)
+    for o in range(len(s.versions["en"])):
+        sid, scope = ("en", o), s._scope("en", o)
+        into = s.scorer.score(sid, scope, [Term("spring", (("spring", 1.0),))], EN_FIELDS)
+        other = s.scorer.score(sid, scope, [Term("gear", (("gear", 1.0),), 0.1)], EN_FIELDS)
+        assert len(into.docs) and len(other.docs)
+        merged = s.scorer.merge(into, other)
+        within = s.scorer.within(into, other)
+        assert within.docs.tolist() == into.docs.tolist()
+        assert within.matched.tolist() == into.matched.tolist()
+        assert within.scores.tolist() == merged.scores[: len(into.docs)].tolist()
+        assert set(merged.docs.tolist()) > set(within.docs.tolist())  # gear-only rules

@@ -38,6 +38,7 @@ EN_GLOSSARY = [
     GlossaryEntry("Container", "A thing in which springs are kept."),
     GlossaryEntry("Spoon", "A tool."),
     GlossaryEntry("Tool", "A thing used for work."),
+    GlossaryEntry("Whirligig", "A gizmo made of wire."),  # a term no rule uses
 ]
 ZH = [
     ("100", "section", "重置步骤", "重置步骤"),
@@ -189,3 +190,16 @@ def test_a_definitions_pointers_to_rules_leave_no_pieces_of_their_numbers() -> N
         without_pointers("一个区域。参见规则403.3。它曾经称为场上。")
         == "一个区域。 它曾经称为场上。"
     )
+
+
+def test_a_keyword_search_lists_the_rules_that_hold_its_words(s: Searcher) -> None:
+    # The glossary's words for "whirligig" (gizmo, wire) rank the rules that hold "springs"
+    # (300.2: "made of wire" first), and list none that holds only them
+    hits = s.search("whirligig springs", lang="en")["hits"]
+    assert hits[0]["number"] == "300.2"
+    assert all("spring" in h["text"].lower() for h in hits), [h["number"] for h in hits]
+    # a question's answer may hold none of its words: the definition's rules stay among its hits
+    asked = numbers(s.search("how are whirligig springs made", lang="en"))
+    assert "400.2" in asked  # "A gear is a part and never a gizmo."
+    # a term only the glossary uses is found through its definition
+    assert {"300.2", "400.1"} <= set(numbers(s.search("whirligig", lang="en")))

@@ -52,6 +52,7 @@ class Scorer:
         self.postings = postings
         self._avg: dict[tuple[ScopeId, str], float] = {}
         self._sizes: dict[ScopeId, tuple[int, int]] = {}  # documents in scope, bound
+        self._windows: dict[ScopeId, tuple[int, int]] = {}  # first document in scope, bound
         self.cache_bytes = cache_bytes
         self._sat_in: dict[tuple[ScopeId, tuple[str, ...], Forms], FieldsSat] = {}
         self._sat_bytes = 0
@@ -80,11 +81,13 @@ class Scorer:
         """(documents in scope, frequency of a term counting all its forms, each by its
         factor), the documents in the order the forms' lists meet them."""
         parts = []
+        post = self.postings
         for form, factor in forms:
-            docs, tf = self.postings.postings(field, form)
+            a, b = self.cut(scope_id, scope, post.span(field, form))
+            docs = post.docs[a:b].astype(np.int32)
             keep = scope[docs]
             if keep.any():
-                parts.append((docs[keep], factor * tf[keep]))
+                parts.append((docs[keep], factor * post.freqs[a:b].astype(np.float64)[keep]))
         if len(parts) <= 1:
             return parts[0] if parts else (EMPTY_DOCS, EMPTY_FREQS)
         return self._sums(
@@ -171,7 +174,7 @@ class Scorer:
             # count as one frequency, as `merged` counts them.
             parts = []
             for form, factor in term.forms:
-                a, b = post.span(field, form)
+                a, b = self.cut(scope_id, scope, post.span(field, form))
                 if a < b:
                     raw = post.docs[a:b]
                     keep = scope[raw]
@@ -217,6 +220,16 @@ class Scorer:
         matched = np.concatenate((into.matched, np.zeros(len(new))))
         return Scored(order, got, matched)
 
+    def within(self, into: Scored, other: Scored) -> Scored:
+        """`into` with another query part's scores added to its own documents only."""
+        if not len(other.docs) or not len(into.docs):
+            return into
+        sums = self._scratch(_bound_of(into, other.docs))[0]
+        sums[other.docs] = other.scores  # distinct: a Scored holds each document once
+        got = into.scores + sums[into.docs]
+        sums[other.docs] = 0.0
+        return Scored(into.docs, got, into.matched)
+
     def merge(self, into: Scored, other: Scored) -> Scored:
         """`into` with another query part's scores added (its matched weight left as it is;
         documents new to it follow, in the other's order)."""
@@ -253,6 +266,30 @@ class Scorer:
             self._seen_scratch = np.zeros(bound)
             self._first_scratch = np.full(bound, UNSEEN, dtype=np.int64)
         return self._sums_scratch, self._matched_scratch, self._seen_scratch, self._first_scratch
+
+    def cut(self, scope_id: ScopeId, scope: Mask, span: tuple[int, int]) -> tuple[int, int]:
+        """The part of a term's postings (`span`, in document order) that can lie in scope:
+        between its first and last documents. The index numbers the newest releases'
+        documents first, so in the newest scope a common word's list is cut to a seventh
+        before the scope's mask is read (the same documents kept, in the same order)."""
+        a, b = span
+        if a == b:
+            return span
+        first, bound = self._window(scope_id, scope)
+        docs = self.postings.docs[a:b]
+        lo = a if first <= docs[0] else a + int(docs.searchsorted(first))
+        hi = b if docs[-1] < bound else a + int(docs.searchsorted(bound))
+        return lo, max(lo, hi)
+
+    def _window(self, scope_id: ScopeId, scope: Mask) -> tuple[int, int]:
+        """(the scope's first document, one past its last)."""
+        got = self._windows.get(scope_id)
+        if got is None:
+            docs = np.flatnonzero(scope)
+            got = self._windows[scope_id] = (
+                (int(docs[0]), int(docs[-1]) + 1) if len(docs) else (0, 0)
+            )
+        return got
 
     def size(self, scope_id: ScopeId, scope: Mask) -> int:
         """How many documents the scope holds (counted once)."""
@@ -301,7 +338,7 @@ class Scorer:
         # `saturated` computes it (the same operations on the same numbers, element by element)
         ((form, factor),) = forms
         post = self.postings
-        spans = [post.span(f, form) for f in names]
+        spans = [self.cut(scope_id, scope, post.span(f, form)) for f in names]
         raw = np.concatenate([post.docs[a:b] for a, b in spans])
         keep = scope[raw]
         docs = raw[keep].astype(np.int32)
