@@ -51,8 +51,7 @@ class Scorer:
         are kept up to `cache_bytes` (a worker's memory is bounded in bytes)."""
         self.postings = postings
         self._avg: dict[tuple[ScopeId, str], float] = {}
-        self._sizes: dict[ScopeId, tuple[int, int]] = {}  # documents in scope, bound
-        self._windows: dict[ScopeId, tuple[int, int]] = {}  # first document in scope, bound
+        self._sizes: dict[ScopeId, tuple[int, int, int]] = {}  # documents in scope, first, bound
         self.cache_bytes = cache_bytes
         self._sat_in: dict[tuple[ScopeId, tuple[str, ...], Forms], FieldsSat] = {}
         self._sat_bytes = 0
@@ -275,21 +274,11 @@ class Scorer:
         a, b = span
         if a == b:
             return span
-        first, bound = self._window(scope_id, scope)
+        _n, first, bound = self._bounds(scope_id, scope)
         docs = self.postings.docs[a:b]
         lo = a if first <= docs[0] else a + int(docs.searchsorted(first))
         hi = b if docs[-1] < bound else a + int(docs.searchsorted(bound))
         return lo, max(lo, hi)
-
-    def _window(self, scope_id: ScopeId, scope: Mask) -> tuple[int, int]:
-        """(the scope's first document, one past its last)."""
-        got = self._windows.get(scope_id)
-        if got is None:
-            docs = np.flatnonzero(scope)
-            got = self._windows[scope_id] = (
-                (int(docs[0]), int(docs[-1]) + 1) if len(docs) else (0, 0)
-            )
-        return got
 
     def size(self, scope_id: ScopeId, scope: Mask) -> int:
         """How many documents the scope holds (counted once)."""
@@ -298,13 +287,16 @@ class Scorer:
     def bound(self, scope_id: ScopeId, scope: Mask) -> int:
         """One past the scope's highest document number: the index numbers the newest
         releases' documents first, so the newest scope's sums need a fifth of the index."""
-        return self._bounds(scope_id, scope)[1]
+        return self._bounds(scope_id, scope)[2]
 
-    def _bounds(self, scope_id: ScopeId, scope: Mask) -> tuple[int, int]:
+    def _bounds(self, scope_id: ScopeId, scope: Mask) -> tuple[int, int, int]:
+        """(how many documents the scope holds, its first, one past its last)."""
         got = self._sizes.get(scope_id)
         if got is None:
             docs = np.flatnonzero(scope)
-            got = self._sizes[scope_id] = (len(docs), int(docs[-1]) + 1 if len(docs) else 0)
+            got = self._sizes[scope_id] = (
+                (len(docs), int(docs[0]), int(docs[-1]) + 1) if len(docs) else (0, 0, 0)
+            )
         return got
 
     def saturated_in(
