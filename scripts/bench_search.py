@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 
 PUBLIC = ("queries.tsv", "questions.tsv")  # ../shared/eval's judged keywords and questions
+HOSTILE = ['"unbalanced', "AND OR NOT", "****", "(((", "x" * 5000, "rule", "cr 999.9z"]
 LABELS = {
     "public": "../shared's two files, first asked",
     "keywords": "keyword searches, first asked",
@@ -47,11 +48,6 @@ def judged(paths: list[Path]) -> list[str]:
         for ln in path.read_text(encoding="utf-8").splitlines()
         if ln.strip() and not ln.startswith("#") and len(ln.split("\t")) > 2
     ]
-
-
-def queries_for(searcher: Any, eval_paths: list[Path], n: int = 400) -> list[str]:
-    """The judged queries plus words and pairs drawn from the newest rules (fixed seed)."""
-    return judged(eval_paths) + keywords(searcher, n) + HOSTILE
 
 
 def keywords(searcher: Any, n: int = 400) -> list[str]:
@@ -79,9 +75,6 @@ def keywords(searcher: Any, n: int = 400) -> list[str]:
     return extra + zh * 4
 
 
-HOSTILE = ['"unbalanced', "AND OR NOT", "****", "(((", "x" * 5000, "rule", "cr 999.9z"]
-
-
 def _summary(times: list[float]) -> dict[str, float]:
     """p50, p99 and the slowest of some timings (ms), and the RSS now."""
     times = sorted(times)
@@ -102,7 +95,9 @@ def measure(index: Path, eval_paths: list[Path]) -> dict[str, Any]:
     s = Searcher(index)
     s.warm()
     open_s = time.perf_counter() - t
-    qs = [(q, None) for q in queries_for(s, eval_paths)]
+    # the judged queries, words drawn from the newest rules, and hostile input
+    drawn = keywords(s)
+    qs = [(q, None) for q in judged(eval_paths) + drawn + HOSTILE]
     rnd = random.Random(11)
     en_versions = s.versions.get("en", [])
     old = [(q, rnd.choice(en_versions)) for q, _v in rnd.sample(qs, min(100, len(qs)))]
@@ -111,7 +106,7 @@ def measure(index: Path, eval_paths: list[Path]) -> dict[str, Any]:
     # asking, which the first pass over every query times too
     public = set(judged([p for p in eval_paths if p.name in PUBLIC]))
     # the searches a glossary expansion costs most (a term's definition adds many words)
-    words = set(keywords(s)) | set(judged([p for p in eval_paths if p.name == "queries.tsv"]))
+    words = set(drawn) | set(judged([p for p in eval_paths if p.name == "queries.tsv"]))
     out: dict[str, Any] = {"open_s": round(open_s, 3), "queries": len(qs)}
     for label, batch in (("first", qs), ("repeat", qs), ("questions", questions), ("old", old)):
         times = []
