@@ -242,7 +242,7 @@ def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
 
 def test_the_servers_question_vocabulary_goes_into_the_pack():
     """The pack reads questions with the server's own words, patterns, factors and weights."""
-    from crkb.search import engine, question, ranking, weights
+    from crkb.search import candidates, question, ranking, weights
 
     doc = _doc("en", [Rule("100.1", "rule", "Players can attack.")], [], [])
     ask = searchdata.english_index(doc)["ask"]
@@ -252,7 +252,7 @@ def test_the_servers_question_vocabulary_goes_into_the_pack():
     assert "how many" in ask["quantity"] and ask["irregular"] == dict(question.EN_IRREGULAR)
     states = ask["signals"]["states"]
     assert states == [ranking.STATES_EN.pattern, "i", ranking.STATES]
-    assert ask["factors"]["heading"] == engine.HEADING
+    assert ask["factors"]["heading"] == candidates.HEADING
     assert ask["weights"] == dict(weights.LEARNED)
     zh = searchdata.query_words("zh")
     assert zh["filler"] == sorted(question.ZH_FILLER) and "吗" in zh["filler"]
@@ -274,7 +274,7 @@ def test_the_pack_ships_how_often_each_rule_is_referred_to():
 def test_the_pack_searches_each_rules_players_questions():
     """The players' questions written for a rule (crkb/search/asked.py) go into the pack's index
     beside its text, stemmed as the server stems them, with the server's factors for them."""
-    from crkb.search import engine
+    from crkb.search import candidates
 
     rules = [
         Rule("100.1", "rule", "A player's hand holds the cards they have drawn."),
@@ -287,7 +287,8 @@ def test_the_pack_searches_each_rules_players_questions():
     assert asked["hold"] == [1, 1.0] and "discard" not in asked  # its questions, not its text
     assert index["askedlen"] == [0, 7.0]  # most, card, player, may, hold, after, turn
     factors = index["ask"]["factors"]  # type: ignore[index]
-    assert factors["asked"] == engine.ASKED_GAIN and factors["askedPool"] == engine.ASKED_POOL
+    assert factors["asked"] == candidates.ASKED_GAIN
+    assert factors["askedPool"] == candidates.ASKED_POOL
 
 
 @pytest.mark.archive

@@ -84,7 +84,7 @@ def test_arrays_that_do_not_fit_the_index_are_refused(index: Path) -> None:
 def test_a_terms_fields_saturated_at_once_equal_field_by_field(index: Path) -> None:
     """The lists of one term in every field, cut to a release and saturated in one pass, hold
     the values computed field by field, to the bit (rankings rest on it)."""
-    from crkb.search.engine import EN_FIELDS
+    from crkb.search.planning import EN_FIELDS
 
     s = toy_searcher(index)
     scorer, names = s.scorer, tuple(EN_FIELDS)
@@ -107,7 +107,7 @@ def test_a_terms_fields_saturated_at_once_equal_field_by_field(index: Path) -> N
 def test_a_term_in_several_fields_counts_once_as_matched(index: Path) -> None:
     """A rule holding a query word in its text and its title has matched that word once, at its
     best coordination (not twice); a word only in an example counts half."""
-    from crkb.search.engine import EN_FIELDS
+    from crkb.search.planning import EN_FIELDS
     from crkb.search.question import Term
 
     s = toy_searcher(index)
@@ -177,7 +177,7 @@ def test_a_list_cut_to_a_releases_documents_keeps_all_it_holds_there(index: Path
 def test_scores_added_within_a_parts_documents_equal_the_merged_ones_there(index: Path) -> None:
     """`within` adds another part's scores to the documents already scored, as `merge` does,
     and adds no document."""
-    from crkb.search.engine import EN_FIELDS
+    from crkb.search.planning import EN_FIELDS
     from crkb.search.question import Term
 
     s = toy_searcher(index)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from crkb.search import asked, engine
+from crkb.search import asked, candidates
 from crkb.search.asked import Asked
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
@@ -183,7 +183,7 @@ def test_the_rule_players_ask_in_the_querys_words_is_reranked_beside_many_that_s
         return [n for n, _f in toy_searcher(tmp_path / "index").candidates(ASKING, "en").scored]
 
     got = reranked()
-    assert len(got) == engine.POOL + 1 and got[-1] == "100.40"
-    monkeypatch.setattr(engine, "ASKED_TOP", 0)
+    assert len(got) == candidates.POOL + 1 and got[-1] == "100.40"
+    monkeypatch.setattr(candidates, "ASKED_TOP", 0)
     got = reranked()
-    assert len(got) == engine.POOL and "100.40" not in got
+    assert len(got) == candidates.POOL and "100.40" not in got

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
-from crkb.search import analysis, engine, english, players, question, ranking, sounds, weights
-from crkb.search.engine import DEFINES_ZH, DETERMINERS
+from crkb.search import analysis, candidates, english, players, question, ranking, sounds, weights
 from crkb.search.index import citations, context_of, glossary_targets, sounds_of, title_targets
+from crkb.search.planning import DEFINES_ZH, DETERMINERS
 from crkb.search.spelling import Speller
 
 # Field weights as the server's search gives them (body, title, examples, context; bigrams).
@@ -146,7 +146,7 @@ def _pattern(pattern: re.Pattern[str], factor: float) -> list[object]:
 
 def query_words(lang: str) -> Json:
     """How a question is read, as the server reads it (`crkb.search.question`,
-    `crkb.search.ranking`, `crkb.search.engine`): words dropped (filler), words that count a
+    `crkb.search.ranking`, `crkb.search.candidates`): words dropped (filler), words that count a
     little (soft), irregular forms, words asking for a count or an outcome, the text signals
     that favour an answer (a statement, a number, a condition), their factors and the learned
     weight of each (crkb.search.weights)."""
@@ -175,17 +175,17 @@ def query_words(lang: str) -> Json:
     }
     out["factors"] = {
         "proximity": ranking.PROXIMITY,  # content words standing together
-        "heading": engine.HEADING,  # a title alone answers no question
-        "specific": engine.SPECIFIC,  # a keyword's rule, keyword not named
-        "favoured": engine.FAVOURED,  # the rules a question's term names
+        "heading": candidates.HEADING,  # a title alone answers no question
+        "specific": candidates.SPECIFIC,  # a keyword's rule, keyword not named
+        "favoured": candidates.FAVOURED,  # the rules a question's term names
         "cited": ranking.CITED,  # each doubling of the references to a rule
         "pointed": ranking.POINTED,  # a rule the leading candidates refer to
-        "pointers": engine.POINTERS,  # how many leading candidates are read for references
+        "pointers": candidates.POINTERS,  # how many leading candidates are read for references
         "subject": ranking.SUBJECT,  # the content words open the rule (English)
-        "opening": engine.SUBJECT,  # how many words open it
+        "opening": candidates.SUBJECT,  # how many words open it
         "modal": ranking.MODAL,  # "can't look" for "can a player look"
-        "asked": engine.ASKED_GAIN,  # the rule whose players' questions the query meets best
-        "askedPool": engine.ASKED_POOL,  # their BM25's share in choosing the candidates
+        "asked": candidates.ASKED_GAIN,  # the rule whose players' questions the query meets best
+        "askedPool": candidates.ASKED_POOL,  # their BM25's share in choosing the candidates
     }
     out["weights"] = dict(weights.LEARNED)
     return out

@@ -5,7 +5,7 @@ damage "goes away", and the rule says it "is removed" in the cleanup step. For
 every rule of one release in each language, four questions a player might type were written
 (`asked-en.tsv`, `asked-zh.tsv`; their headers say how and for which release). The index holds a
 rule's questions as a field of its own (`asked`, `zasked`) and the engine weighs a candidate by
-how well the query meets them (crkb/search/engine.py): the rule's text is still what is shown.
+how well the query meets them (crkb/search/candidates.py): the rule's text is still what is shown.
 
 Questions belong to the rule they were written for, so they go with its text: to every indexed
 text of that number that says nearly the same (a release before or after that rewrote a word or
