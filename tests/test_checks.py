@@ -331,3 +331,21 @@ def test_each_fault_alone(release, baseline, fault) -> None:
     faulty = copy.deepcopy(zh)
     expected = fault(en, faulty, baseline, set())
     assert _new(check(en, faulty), baseline) == {expected}
+
+
+def test_badge_counts_leave_the_findings_to_the_report(store, tmp_path: Path) -> None:
+    # rule pages badge open findings by rule: counting them keeps no finding (a worker serving
+    # every translated release held ~6 MB of their texts); a translator's report keeps them for
+    # the next page
+    from collections import Counter
+
+    from crkb.checks.store_findings import findings, open_counts, report
+
+    key = "findings:2024-04-12"
+    store.cache.pop(key, None)
+    counts = open_counts(store, ReviewFile(tmp_path / "reviews.json"), "2024-04-12")
+    assert key not in store.cache
+    _vid, found = findings(store, "2024-04-12", keep=False)
+    assert counts and counts == dict(Counter(f.rule for f in found))  # nothing reviewed yet
+    listed = report(store, tmp_path, "2024-04-12")
+    assert listed["total"] == len(found) and store.cache[key] is findings(store, "2024-04-12")[1]

@@ -293,3 +293,16 @@ def test_a_cache_an_older_crkb_wrote_compressed_is_still_read(tmp_path: Path) ->
     cache = DiskCache(path)
     assert cache.get("old") == b"old body"
     assert cache.get("new") == b"kept whole"
+
+
+def test_kept_columns_count_their_real_size_against_the_bound(tmp_path: Path) -> None:
+    # a Chinese column takes two bytes a character: counted by its length, the 2 MB bound held
+    # twice as much Chinese as it says
+    kept = fragments.Fragments(DiskCache(tmp_path / CACHE_NAME))
+    column = "战场上的永久物" * 1000  # 7,000 characters
+    kept.put("zh column", column)
+    assert kept.get("zh column") == column
+    assert kept.memory.currsize >= 2 * len(column)
+    for i in range(fragments.MEMORY_BYTES // (2 * len(column)) + 20):
+        kept.put(f"zh column {i}", column + str(i))
+    assert kept.memory.currsize <= fragments.MEMORY_BYTES

@@ -18,18 +18,24 @@ def reviews_path(data: Path) -> Path:
     return data / REVIEWS_FILE
 
 
-def findings(store: Store, version: str | None = None) -> tuple[str, list[Finding]]:
-    """(version id, every finding) for the Chinese text of a release against its English text."""
+def findings(
+    store: Store, version: str | None = None, *, keep: bool = True
+) -> tuple[str, list[Finding]]:
+    """(version id, every finding) for the Chinese text of a release against its English text.
+    `keep`: held by the store for the next call (a translator pages through a report); not
+    when the caller keeps what it makes of them instead (a rule page's badge counts)."""
     vid = store.resolve_version(version, "zh")
     if store.doc_id(vid, "en") is None:
         raise NotFound(f"version {vid} has no English text to check the translation against")
     key = f"findings:{vid}"
-    if key not in store.cache:  # `crkb build` checks every bilingual release and stores the result
-        stored = store.step_result(key)
-        if not isinstance(stored, list):
-            raise StoreError(f"{store.path}: no translation findings for {vid}; run `crkb build`")
-        store.cache[key] = [Finding.from_record(r) for r in stored]
-    found = cast("list[Finding]", store.cache[key])  # only this function fills the key
+    if key in store.cache:
+        return vid, cast("list[Finding]", store.cache[key])  # only this function fills the key
+    stored = store.step_result(key)  # `crkb build` checks every bilingual release and stores it
+    if not isinstance(stored, list):
+        raise StoreError(f"{store.path}: no translation findings for {vid}; run `crkb build`")
+    found = [Finding.from_record(r) for r in stored]
+    if keep:
+        store.cache[key] = found
     return vid, found
 
 
@@ -64,9 +70,11 @@ def report(
 
 
 def open_counts(store: Store, reviews: ReviewFile, version: str) -> dict[str, int]:
-    """Rule number → how many findings nobody has reviewed yet (the badge on rule pages)."""
+    """Rule number → how many findings nobody has reviewed yet (the badge on rule pages). The
+    findings' texts are not kept for it: a worker serving rule pages of every translated release
+    held ~6 MB of them for counts it keeps anyway (crkb/web/state.py)."""
     try:
-        _vid, found = findings(store, version)
+        _vid, found = findings(store, version, keep=False)
     except NotFound:
         return {}
     counts: dict[str, int] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,7 +54,8 @@ class Fragments:
 
     def __init__(self, disk: DiskCache) -> None:
         self.disk = disk
-        self.memory: LRUCache[str, str] = LRUCache(maxsize=MEMORY_BYTES, getsizeof=len)
+        # a string's own size: a Chinese column takes two bytes a character, not one
+        self.memory: LRUCache[str, str] = LRUCache(maxsize=MEMORY_BYTES, getsizeof=sys.getsizeof)
         self._lock = threading.Lock()  # the development server runs requests in threads
 
     def get(self, name: str) -> str | None:
@@ -69,7 +71,7 @@ class Fragments:
         return text
 
     def _remember(self, name: str, text: str) -> None:
-        if len(text) < MEMORY_BYTES // 8:
+        if sys.getsizeof(text) < MEMORY_BYTES // 8:
             with self._lock:
                 self.memory[name] = text
 
