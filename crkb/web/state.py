@@ -17,7 +17,9 @@ from crkb.store.diskcache import CACHE_NAME, DiskCache
 from crkb.store.location import INDEX_DIR, current_build, current_link, link_target
 from crkb.web.fragments import Fragments
 
-TERMS_KEPT = 48  # glossary matchers (~0.15 MB each): every text of the releases in use, EN and ZH
+# glossary matchers: every text of the releases in use, EN and ZH (~0.3 MB each once used, its
+# automaton and rendered links: ~15 MB over the 47 texts of bench_web's last 40 releases)
+TERMS_KEPT = 48
 # per worker; the shared tier on disk (~15 µs a page) holds the rest. 2 MB since session 17,
 # when the players' questions brought a worker to the 150 MB budget (3 MB before).
 PAGE_CACHE_BYTES = 2 * 1024 * 1024
@@ -179,7 +181,7 @@ class Served:
 
     def memoised(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:  # noqa: ANN401
         """A value computed once per build (searcher, glossary orderings, lineage); the glossary
-        matchers of the texts in use (`("terms", …)`, ~0.4 MB each) only for the last few."""
+        matchers of the texts in use (`("terms", …)`, ~0.3 MB each) only for the last few."""
         kept = self.terms if key[:1] == ("terms",) else self.memo
         with self._memo_lock:  # an LRU reorders on reading: threads take turns
             value = kept.get(key)
