@@ -79,6 +79,20 @@ class Scorer:
     ) -> tuple[IntArray, FloatArray]:
         """(documents in scope, frequency of a term counting all its forms, each by its
         factor), the documents in the order the forms' lists meet them."""
+        parts = self._in_scope(scope_id, scope, field, forms)
+        if len(parts) <= 1:
+            return parts[0] if parts else (EMPTY_DOCS, EMPTY_FREQS)
+        return self._sums(
+            self.bound(scope_id, scope),
+            np.concatenate([d for d, _tf in parts]),
+            np.concatenate([tf for _d, tf in parts]),
+        )
+
+    def _in_scope(
+        self, scope_id: ScopeId, scope: Mask, field: str, forms: Iterable[tuple[str, float]]
+    ) -> list[tuple[IntArray, FloatArray]]:
+        """Each form's postings in scope: (documents, frequency times the form's factor), for
+        the forms that have any."""
         parts = []
         post = self.postings
         for form, factor in forms:
@@ -87,13 +101,7 @@ class Scorer:
             keep = scope[docs]
             if keep.any():
                 parts.append((docs[keep], factor * post.freqs[a:b].astype(np.float64)[keep]))
-        if len(parts) <= 1:
-            return parts[0] if parts else (EMPTY_DOCS, EMPTY_FREQS)
-        return self._sums(
-            self.bound(scope_id, scope),
-            np.concatenate([d for d, _tf in parts]),
-            np.concatenate([tf for _d, tf in parts]),
-        )
+        return parts
 
     def score(
         self,
@@ -171,18 +179,11 @@ class Scorer:
             # read straight from the postings, not kept: the field's lists are short, and kept
             # they would push the rules' own fields' values out of the budget. A term's forms
             # count as one frequency, as `merged` counts them.
-            parts = []
-            for form, factor in term.forms:
-                a, b = self.cut(scope_id, scope, post.span(field, form))
-                if a < b:
-                    raw = post.docs[a:b]
-                    keep = scope[raw]
-                    if keep.any():
-                        parts.append((raw[keep], factor * post.freqs[a:b][keep]))
+            parts = self._in_scope(scope_id, scope, field, term.forms)
             if not parts:
                 continue
             if len(parts) == 1:
-                got, tf = parts[0][0].astype(np.int32), parts[0][1].astype(np.float64)
+                got, tf = parts[0]
             else:
                 sums = np.bincount(
                     np.concatenate([d for d, _f in parts]),
