@@ -142,26 +142,19 @@ class Served:
         except OSError:
             return 0
 
-    def open_findings(self, version: str) -> dict[str, int]:
-        """Rule → open translation findings in `version`, read once per build and review-file
-        change (rule pages badge them)."""
-        from crkb.checks.review import ReviewFile
-        from crkb.checks.store_findings import open_counts, reviews_path
-
-        _bid, store = self.current()
-        stamp = self.reviews_stamp()
-        make = lambda: open_counts(store, ReviewFile(reviews_path(self.data)), version)  # noqa: E731
-        counts: dict[str, int] = self.memoised(("open findings", version, stamp), make)
-        return counts
-
     def badge_groups(self, version: str) -> dict[str, dict[str, int]]:
         """Open findings of `version` by the rule page that badges them (the rule's own page and
-        its parent's), grouped once per build and review-file change."""
+        its parent's), grouped once per build and review-file change (the counts are kept only
+        so grouped)."""
+        from crkb.checks.review import ReviewFile
+        from crkb.checks.store_findings import open_counts, reviews_path
         from crkb.numbers import parent_of
 
         def group() -> dict[str, dict[str, int]]:
+            _bid, store = self.current()
             groups: dict[str, dict[str, int]] = {}
-            for number, count in self.open_findings(version).items():
+            reviews = ReviewFile(reviews_path(self.data))
+            for number, count in open_counts(store, reviews, version).items():
                 groups.setdefault(number, {})[number] = count
                 parent = parent_of(number)
                 if parent is not None:
