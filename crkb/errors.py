@@ -24,6 +24,13 @@ class NotFound(CrkbError):
     http_status = 404
 
 
+class Interrupted(CrkbError):
+    """Interrupted (Ctrl-C) after something was changed: the message says what, where a bare
+    interrupt would claim that nothing was."""
+
+    exit_code = 130
+
+
 class StoreError(CrkbError):
     """The store or index is missing, damaged, or was built by another crkb or dictionary."""
 

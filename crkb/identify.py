@@ -17,8 +17,9 @@ from typing import Any
 
 from cachetools import LRUCache
 
+from crkb.diff.lookup import lineage
 from crkb.diff.match import match_rules
-from crkb.errors import BadInput, NotARulesDocument
+from crkb.errors import BadInput, NotARulesDocument, NotFound
 from crkb.model import Document
 from crkb.numbers import sort_key
 from crkb.sources.reader import read_bytes
@@ -364,24 +365,48 @@ def _choose(fits: list[Fit]) -> tuple[Fit, list[str]]:
     return main, sorted(common) if common else chosen
 
 
+def _followed(
+    store: Store, lang: str, version: str, numbers: Iterable[str], latest: str
+) -> dict[str, str | None] | None:
+    """Each number's number in `latest` by the lineage the build matched release to release
+    (None: the rule is gone), so a rule renumbered across chapters (502.9b → 702.19b) is still
+    found; None when either release is outside the lineage (a partial copy)."""
+    try:
+        line = lineage(store, lang)
+    except NotFound:
+        return None
+    if version not in line.texts or not line.versions or line.versions[-1] != latest:
+        return None
+    return {n: line.locate(n, version) for n in numbers}
+
+
+def _matched(
+    store: Store, lang: str, version: str, numbers: Iterable[str], latest: str
+) -> dict[str, str]:
+    """The same by matching the two releases directly, within the copy's chapters."""
+    chapters = {n[0] for n in numbers}
+    return match_rules(
+        [r for r in store.document(version, lang).rules if r.number[0] in chapters],
+        [r for r in store.document(latest, lang).rules if r.number[0] in chapters],
+    )
+
+
 def _changed(
     store: Store, lang: str, version: str, copy: dict[str, str], latest: str
 ) -> list[dict[str, str | None]]:
     """Rules of the copy whose text is different in the newest release (following renumbering)."""
     new_doc = store.document(latest, lang)
-    mapping = {n: n for n in copy}  # numbers the old release lacks: compare with the same number
+    mapping: dict[str, str | None] = {n: n for n in copy}  # numbers the old release lacks
     if version != latest:
-        old_doc = store.document(version, lang)
-        chapters = {n[0] for n in copy}
-        old_numbers = {r.number for r in old_doc.rules}
-        for n in old_numbers & set(copy):
+        old_numbers = {r.number for r in store.document(version, lang).rules}
+        held = [n for n in copy if n in old_numbers]
+        for n in held:
             del mapping[n]
-        mapping.update(
-            match_rules(
-                [r for r in old_doc.rules if r.number[0] in chapters],
-                [r for r in new_doc.rules if r.number[0] in chapters],
-            )
-        )
+        followed = _followed(store, lang, version, held, latest)
+        if followed is None:
+            mapping.update(_matched(store, lang, version, copy, latest))
+        else:
+            mapping.update(followed)
     now = new_doc.rule_map()
     out = []
     for number in sorted(copy, key=sort_key):

@@ -101,3 +101,13 @@ def test_phone_width_has_no_horizontal_scrolling(phone, base_url):
     phone.screenshot(path=str(SHOTS / "phone-rule.png"))
     phone.goto(base_url + "/")
     phone.screenshot(path=str(SHOTS / "phone-home.png"))
+
+
+def test_english_in_a_chinese_page_keeps_latin_glyphs(page, base_url):
+    """With Chinese chosen, an English hit is not set in the CJK font (full-width quotes)."""
+    page.goto(base_url + "/rules/702.2?lang=zh")  # remembers the choice
+    page.goto(base_url + "/search?q=trample")
+    font = "getComputedStyle(document.querySelector('{}')).fontFamily"
+    assert "WenQuanYi" in page.evaluate(font.format("article, main, body"))
+    english = page.evaluate(font.format("li.hit[lang=en]"))
+    assert not english.startswith('"WenQuanYi'), english

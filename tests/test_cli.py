@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from crkb.cli import main
+from tests.conftest import SEEDS
 
 
 def run(*args: str, data: Path | None = None) -> subprocess.CompletedProcess:
@@ -227,6 +231,22 @@ def test_diff_history_search_check_commands(archive_build, capsys):
     assert len(again["findings"]) == len(c["findings"]) - 1
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["search", ""], "QUERY: empty"),
+        (["search", "   "], "QUERY: empty"),
+        (["check", "--kind", "bogus"], "kind must be one of missing_rule"),
+    ],
+)
+def test_empty_searches_and_unknown_kinds_are_refused_in_one_line(
+    archive_build, capsys, args, says
+):
+    assert main([*args, "--data", str(archive_build)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err
+
+
 def test_show_writes_chapter_and_section_numbers_without_a_dot(archive_build, capsys):
     assert main(["show", "9", "--data", str(archive_build)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -260,3 +280,167 @@ def test_serve_on_a_port_in_use_is_one_line(archive_build, tmp_path):
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and f"--port {port}" in lines[0] and "in use" in lines[0]
+
+
+# a build that cannot finish, or cannot be written: what the user is told --------------------
+@pytest.fixture(scope="module")
+def seeds_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory holding a build of the bundled seeds (about seven seconds)."""
+    from crkb.build import build
+
+    data = tmp_path_factory.mktemp("seeds-data")
+    build([SEEDS], data, progress=lambda _msg: None)
+    return data
+
+
+def _own_copy(seeds_data: Path, tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    shutil.copytree(seeds_data, data, symlinks=True)
+    return data
+
+
+def _one_line(err: str) -> str:
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def _refuse_writes_in(monkeypatch: pytest.MonkeyPatch, data: Path) -> None:
+    """The OS refuses to create anything inside `data`, as a read-only directory does (the
+    tests run as root, for whom a chmod refuses nothing)."""
+    real_mkdir, real_open = os.mkdir, os.open
+    creating = os.O_CREAT | os.O_WRONLY | os.O_RDWR
+
+    def refused(path: object) -> bool:
+        return Path(os.fsdecode(path)).is_relative_to(data)
+
+    def mkdir(path, *args, **kwargs):
+        if refused(path):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+        return real_mkdir(path, *args, **kwargs)
+
+    def open_(path, flags, *args, **kwargs):
+        if flags & creating and refused(path):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    monkeypatch.setattr(os, "open", open_)
+
+
+def _build_seeds(runner, data: Path):
+    return runner("build", "--no-bundled", "--corpus", str(SEEDS), "--data", str(data))
+
+
+def test_a_build_interrupted_while_pages_render_publishes_nothing(
+    seeds_data, tmp_path, runner, monkeypatch
+):
+    """Ctrl-C in the last step (the newest release's pages): the previous build still serves,
+    nothing of the new one is left, and the message says so truthfully."""
+    data = _own_copy(seeds_data, tmp_path)
+    before = os.readlink(data / "current")
+    builds = sorted(os.listdir(data / "builds"))
+    rendered: list[Path] = []
+
+    def interrupted(view: Path) -> tuple[int, float]:
+        rendered.append((view / "current").resolve())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("crkb.web.prerender.prerender", interrupted)
+    code, out, err = _build_seeds(runner, data)
+    assert code == 130 and not out
+    assert err.strip().splitlines()[-1] == "crkb build: interrupted; nothing was changed"
+    assert rendered and rendered[0].name.startswith(".tmp-")  # the pages of the unpublished build
+    assert os.readlink(data / "current") == before
+    assert sorted(os.listdir(data / "builds")) == builds
+    assert runner("show", "903.1", data=data).code == 0
+
+
+def test_a_build_interrupted_after_the_switch_says_the_new_build_serves(
+    seeds_data, tmp_path, runner, monkeypatch
+):
+    """Ctrl-C once `current` has switched (older builds being removed): the message says the new
+    build serves, not that nothing changed."""
+    from crkb.store import location
+
+    data = _own_copy(seeds_data, tmp_path)
+    before = os.readlink(data / "current")
+
+    def interrupted(data: Path, keep: Path) -> None:
+        raise KeyboardInterrupt  # while older builds are removed
+
+    monkeypatch.setattr(location, "_prune", interrupted)
+    code, _out, err = _build_seeds(runner, data)
+    now = os.readlink(data / "current")
+    assert code == 130 and now != before
+    published = (data / now).resolve()
+    last = err.strip().splitlines()[-1]
+    assert last == f"crkb build: interrupted after publishing {published}, which now serves"
+
+
+UNWRITABLE = "cannot write a build there: Permission denied"
+NO_DIRECTORY = "not a directory, so no build can be written there"
+# a data directory that cannot hold a build → what `crkb build: DATA: ` is followed by
+DATA_CASES = {
+    "read-only, a build in it": UNWRITABLE + " (in {data}/builds)",
+    "read-only, empty": UNWRITABLE,
+    "a file": NO_DIRECTORY,
+    "in a file": "{file} is " + NO_DIRECTORY,
+}
+
+
+@pytest.mark.parametrize("case", list(DATA_CASES))
+def test_a_data_dir_that_cannot_hold_a_build_is_one_line(
+    case, seeds_data, tmp_path, runner, monkeypatch
+):
+    """Refused before any file is parsed, with one line naming the directory and why (exit 2);
+    nothing in it changes."""
+    file = tmp_path / "file"
+    file.write_text("not a directory\n")
+    data = {"a file": file, "in a file": file / "data"}.get(case, tmp_path / "data")
+    if case == "read-only, a build in it":
+        data = _own_copy(seeds_data, tmp_path)
+    elif case == "read-only, empty":
+        data.mkdir()
+    before = sorted(os.listdir(data)) if data.is_dir() else None
+    if case.startswith("read-only"):
+        _refuse_writes_in(monkeypatch, data)
+    code, out, err = _build_seeds(runner, data)
+    assert code == 2 and not out
+    reason = DATA_CASES[case].format(data=data, file=file)
+    assert _one_line(err) == f"crkb build: {data}: {reason}"
+    assert (sorted(os.listdir(data)) if data.is_dir() else None) == before
+    assert file.read_text() == "not a directory\n"
+
+
+def test_marking_an_unknown_finding_is_refused(seeds_data, tmp_path, runner):
+    """A typo in an id is named, not kept as a verdict on nothing (exit 2)."""
+    data = _own_copy(seeds_data, tmp_path)
+    code, out, _err = runner("check", "--json", data=data)
+    known = json.loads(out)["findings"][0]["id"]
+    for mark in ("abc=reviewed", f"{known}x=false_alarm", "=reviewed", "abc=open"):
+        code, out, err = runner("check", "--mark", mark, data=data)
+        fid = mark.partition("=")[0]
+        assert code == 2 and not out, mark
+        assert _one_line(err) == (
+            f"crkb check: --mark {mark!r}: no finding has the id {fid!r} in the current build"
+            " (`crkb check --all --json` lists them)"
+        )
+    assert not (data / "reviews.json").exists()
+    for status in ("reviewed", "open"):  # a finding of the build is marked, and unmarked
+        ran = runner("check", "--mark", f"{known}={status}", data=data)
+        assert ran == (0, f"{known}: {status}\n", "")
+
+
+def test_marking_in_a_read_only_data_dir_is_one_line(seeds_data, tmp_path, runner, monkeypatch):
+    """The review file that cannot be written is named, and no temporary file is left."""
+    data = _own_copy(seeds_data, tmp_path)
+    code, out, _err = runner("check", "--json", data=data)
+    known = json.loads(out)["findings"][0]["id"]
+    _refuse_writes_in(monkeypatch, data)
+    code, out, err = runner("check", "--mark", f"{known}=reviewed", data=data)
+    assert code == 2 and not out
+    reviews = data / "reviews.json"
+    assert _one_line(err) == f"crkb check: {reviews}: cannot save the verdict: Permission denied"
+    assert not reviews.exists() and not list(data.glob(".reviews-*"))

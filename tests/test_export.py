@@ -240,6 +240,18 @@ def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
     assert len(list((archive_build / "packs").glob("*.zip"))) == 1
 
 
+@pytest.mark.archive
+def test_the_pack_downloads_when_the_data_folder_is_named_relatively(archive_build, monkeypatch):
+    """`make run` serves ./instance: the zip is read from there, not from the package."""
+    from crkb.web import create_app
+
+    monkeypatch.chdir(archive_build.parent)
+    client = create_app({"DATA": archive_build.name}).test_client()
+    got = client.get("/pack.zip")
+    assert got.status_code == 200 and got.mimetype == "application/zip"
+    assert zipfile.ZipFile(io.BytesIO(got.data)).namelist()
+
+
 def test_the_servers_question_vocabulary_goes_into_the_pack():
     """The pack reads questions with the server's own words, patterns, factors and weights."""
     from crkb.search import candidates, question, ranking, weights

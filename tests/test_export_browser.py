@@ -30,7 +30,7 @@ def _search(page, base: str, query: str, lang: str = "auto") -> list[str]:
     return page.eval_on_selector_all("[data-rule]", "els => els.map(e => e.dataset.rule)")
 
 
-def test_search_from_a_folder_in_both_languages(page, pack):
+def test_search_from_a_folder_in_both_languages(page, pack, archive_build):
     base = pack.as_uri()
     assert _search(page, base, "deathtouch")[0] == "702.2"
     assert _search(page, base, "死触")[0] == "702.2"
@@ -43,6 +43,14 @@ def test_search_from_a_folder_in_both_languages(page, pack):
     assert _search(page, base, "朋洛客", "zh")[0].startswith("306")
     _search(page, base, "其实", "zh")  # an everyday word that sounds like 起事: meant
     assert "Showing results for" not in page.inner_text("#status")
+    # an accented name, typed with or without its accent, as the server finds it
+    accented = _search(page, base, "Dandân", "en")[0]
+    assert _search(page, base, "Dandan", "en")[0] == accented
+    from crkb.search.engine import Searcher
+    from crkb.store.location import current_build
+
+    server = Searcher(current_build(archive_build) / "index").search("Dandan", lang="en")
+    assert accented == server["hits"][0]["number"] and "Dandân" in server["hits"][0]["text"]
     hits = _search(page, base, "trample", "en")
     assert hits[0].startswith("702.19") and len(hits) > 3
     assert page.locator(".hit").first.get_attribute("data-rule") == hits[0]

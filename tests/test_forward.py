@@ -145,6 +145,21 @@ def test_check_on_a_draft_reports_the_worklist_and_nothing_the_carry_made(
     assert introduced == []
 
 
+def test_latest_names_the_newest_translation_and_the_newest_english(
+    archive_build: Path, capsys
+) -> None:
+    from crkb.store.db import DB_NAME, Store
+    from crkb.store.location import current_build
+
+    store = Store(current_build(archive_build) / DB_NAME)
+    out = _json(
+        capsys, "forward", "--zh", "latest", "--en", "latest", "--json",
+        "--data", str(archive_build),
+    )  # fmt: skip
+    assert out["from_zh"] == store.version_ids("zh")[-1]
+    assert out["to_en"] == store.version_ids("en")[-1]
+
+
 @pytest.mark.parametrize(
     ("zh", "en", "says"),
     [

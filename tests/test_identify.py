@@ -128,6 +128,25 @@ def test_changed_since_lists_what_differs_in_the_newest_release(store) -> None:
         assert c["new_text"] is None or normalise(c["new_text"]) != normalise(c["old_text"])
 
 
+def test_changed_since_follows_rules_renumbered_into_another_chapter(store) -> None:
+    """2005's 502.9b is 702.19b now (502.9b → 702.17b → 702.18b → 702.19b, as `crkb history`
+    follows it); 502.9d was removed in 2009."""
+    old = store.document("2005-08-01", "en").rule_map()
+    excerpt = "\n\n".join(f"{n} {old[n].text}" for n in ("502.9a", "502.9b", "502.9c", "502.9d"))
+    result = identify_text(excerpt, store)
+    assert result["versions"][-1] == "2005-08-01"
+    changed = {c["number"]: c for c in result["changed_since"]}
+    now = store.document(result["latest"], "en").rule_map()
+    assert {n: c["number_now"] for n, c in changed.items()} == {
+        "502.9a": "702.19a",
+        "502.9b": "702.19b",
+        "502.9c": "702.19d",
+        "502.9d": None,
+    }
+    assert changed["502.9b"]["new_text"] == now["702.19b"].text
+    assert changed["502.9d"]["new_text"] is None
+
+
 def test_a_quoted_current_rule_is_current(store) -> None:
     latest = store.version_ids("en")[-1]
     doc = store.document(latest, "en")

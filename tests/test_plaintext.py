@@ -221,6 +221,19 @@ def test_every_encoding_and_line_ending(raw, expected):
     assert decode(raw).text == expected
 
 
+def test_a_cp437_file_is_read_wholly_as_cp437():
+    """0x96 and 0x92 are cp437's û and Æ here, not cp1252's dash and apostrophe."""
+    body = (
+        "100.1. Dandân, El-Hajjâj, Ghazbán Ogre, Junún Efreet, Ring of Ma'rûf, Rukh Egg.\n\n"
+        "100.2. Abbey Matron; Æther Storm; Aladdin.\n\n"
+    )
+    rules = parse(doc_text(body), encoding="cp437").rule_map()
+    assert rules["100.1"].text == (
+        "Dandân, El-Hajjâj, Ghazbán Ogre, Junún Efreet, Ring of Ma'rûf, Rukh Egg."
+    )
+    assert rules["100.2"].text == "Abbey Matron; Æther Storm; Aladdin."
+
+
 def test_replacement_characters_are_counted_and_flagged():
     doc = parse(doc_text("100.1. A broken \ufffd character.\n\n"))
     assert doc.flags["replacement_chars"] == 1
@@ -268,6 +281,23 @@ def test_july_2009_slipped_storm_subrules_are_rules(archive, name):
 
 
 _CLOSING = re.compile(r"[.。:：;；!?！？”\"')）」』】\]]$")
+
+
+@pytest.mark.archive
+@pytest.mark.parametrize(
+    ("name", "number", "words"),
+    [
+        ("2019-01-25", "700.8a", "Ring of Ma'rûf, Rukh Egg"),
+        ("2013-09-27", "700.6a", "Ring of Ma'rûf, Rukh Egg"),
+        ("2013-11-01", "700.6a", "Ring of Ma'rûf, Rukh Egg"),
+        ("2013-07-11", "700.5c", "Abbey Matron; Æther Storm;"),
+    ],
+)
+def test_the_cp437_releases_keep_their_card_names(archive, name, number, words):
+    (doc,) = parsed(str(archive / "en" / "txt" / f"{name}.txt")).documents
+    text = doc.rule_map()[number].text
+    assert words in text
+    assert not re.search("[–’]", text)
 
 
 @pytest.mark.archive

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from pathlib import Path
@@ -96,13 +97,80 @@ def test_old_version_has_banner_and_version_links(client, store):
     page = soup(r)
     banner = page.select_one(".banner")
     assert banner is not None and "2024-04-12" in banner.text and latest in banner.text
-    assert banner.a["href"] == "/rules/702.2"
+    followed = client.get(banner.a["href"])
+    assert followed.status_code == 302 and followed.headers["Location"] == "/rules/702.2"
     en_refs = [a["href"] for a in column(page, "en").select("a.ref")]
     assert en_refs and all(h.startswith("/v/2024-04-12/rules/") for h in en_refs)
     zh_text = column(page, "zh-Hans").get_text()
     assert store.rule("2024-04-12", "zh", "702.2b").text in zh_text
     # the latest page has no banner
     assert soup(client.get("/rules/702.2")).select_one(".banner") is None
+
+
+def _moves(client, old: str, new: str = "latest") -> list[tuple[str, str]]:
+    """(old number, new number) of the rules `crkb diff` says only moved between two releases,
+    where `crkb history` follows the old number to the new one."""
+    changes = client.get(f"/api/diff?from={old}&to={new}").get_json()["changes"]
+    out = []
+    for c in changes:
+        if c["kind"] == "moved" and c["old_number"] != c["new_number"]:
+            hist = client.get(f"/api/rules/{c['new_number']}/history").get_json()["history"]
+            if (old, c["old_number"]) in {(h["version"], h["number"]) for h in hist}:
+                out.append((c["old_number"], c["new_number"]))
+    return out
+
+
+def test_an_older_translation_stands_beside_the_rule_it_translates(client, store):
+    """The newest Chinese text is an older release's: beside a renumbered English rule it shows
+    the same rule under that release's number (never another rule that has the number now)."""
+    zh = store.version_ids("zh")[-1]
+    old, new = _moves(client, zh)[0]
+    page = soup(client.get(f"/rules/{new}?lang=both"))
+    text = column(page, "zh-Hans").get_text()
+    assert store.rule(zh, "zh", old).text in text
+    held = store.rule(zh, "zh", new)
+    assert held is None or held.text not in text
+    assert f"此规则在该版中为 {old}" in column(page, "zh-Hans").select_one(".note").text
+    both = client.get(f"/api/rules/{new}?lang=both").get_json()
+    assert both["zh"]["number"] == old and both["zh"]["version"] == zh
+    # a rule added since that release has no Chinese beside it, and the page says so
+    changes = client.get(f"/api/diff?from={zh}&to=latest").get_json()["changes"]
+    added = next(c["new_number"] for c in changes if c["kind"] == "added")
+    page = soup(client.get(f"/rules/{added}?lang=both"))
+    assert column(page, "zh-Hans") is None
+    assert any(f"not in the {zh} text" in p.text for p in page.select("p.note"))
+    assert "zh" not in client.get(f"/api/rules/{added}?lang=both").get_json()
+
+
+def test_an_older_translations_references_go_to_its_own_release(client, store):
+    zh = store.version_ids("zh")[-1]
+    page = soup(client.get("/rules/702.2?lang=both"))
+    refs = [a["href"] for a in column(page, "zh-Hans").select("a.ref")]
+    assert refs and all(h.startswith(f"/v/{zh}/rules/") for h in refs)
+
+
+def test_an_old_pages_way_to_the_current_text_follows_renumbering(client, store):
+    older = store.version_ids()[-2]
+    old, new = _moves(client, older)[0]
+    page = soup(client.get(f"/v/{older}/rules/{old}"))
+    followed = client.get(page.select_one(".banner").a["href"])
+    assert followed.status_code == 302 and followed.headers["Location"] == f"/rules/{new}"
+    # the release picker follows the rule too, both ways
+    form = page.select_one("form.vsel")
+    hidden = {i["name"]: i["value"] for i in form.select("input[type=hidden]")}
+    r = client.get(form["action"], query_string={**hidden, "version": "latest"})
+    assert r.headers["Location"] == f"/rules/{new}"
+    r = client.get(f"/rules/{new}", query_string={"version": older, "from": "latest"})
+    assert r.headers["Location"] == f"/v/{older}/rules/{old}"
+
+
+def test_the_release_picker_shows_where_a_rule_went_when_the_release_lacks_it(client, store):
+    zh = store.version_ids("zh")[-1]
+    changes = client.get(f"/api/diff?from={zh}&to=latest").get_json()["changes"]
+    added = next(c["new_number"] for c in changes if c["kind"] == "added")
+    r = client.get(f"/rules/{added}", query_string={"version": zh, "from": "latest"})
+    assert r.status_code == 302 and r.headers["Location"].startswith(f"/rules/{added}/history")
+    assert client.get(r.headers["Location"]).status_code == 200
 
 
 def test_alias_and_latest_name_the_same_release(client):
@@ -136,6 +204,8 @@ def test_breadcrumb_and_section_contents(client, store):
 def test_number_forms_redirect_to_the_canonical_page(client):
     r = client.get("/rules/702.2B.")
     assert r.status_code in (301, 308) and r.headers["Location"].endswith("/rules/702.2b")
+    r = client.get("/v/2024-04-10/rules/702.2B.?lang=zh")  # the language asked for is kept
+    assert r.headers["Location"].endswith("/v/2024-04-10/rules/702.2b?lang=zh")
 
 
 # errors -------------------------------------------------------------------------------------------
@@ -161,6 +231,17 @@ def test_an_old_rule_number_says_where_the_rule_went(client):
     assert links["Its history"].startswith(f"/rules/{old['number']}/history")
     near = [a["href"] for a in soup(r).select(".near a")]
     assert near and all(h.startswith("/v/2015-01-23/rules/") for h in near)
+
+
+def test_todays_number_in_an_old_release_says_what_the_rule_was_numbered_then(client):
+    """A judge reads an old printout with today's number: the page names that release's one."""
+    chain = client.get("/api/rules/702.7a/history").get_json()["history"]
+    then = next(h for h in chain if h["number"] != "702.7a")
+    r = client.get(f"/v/{then['version']}/rules/702.7a")
+    assert r.status_code == 404
+    went = soup(r).select_one(".went")
+    links = {a.get_text(): a["href"] for a in went.select("a")}
+    assert links[then["number"]] == f"/v/{then['version']}/rules/{then['number']}"
 
 
 @pytest.mark.parametrize(
@@ -375,6 +456,42 @@ def test_diff_history_and_translation_pages(client):
     assert any("502.63" in v for v in versions)  # deathtouch was 502.63 before the 2009 renumbering
     t = client.get("/translation/2024-04-12")
     assert t.status_code == 200 and soup(t).select(".finding")
+    # a mistyped filter is said to be one, not shown as "no findings"
+    for url in ("/translation/2024-04-12?kind=bogus", "/api/translation?kind=bogus"):
+        r = client.get(url)
+        assert r.status_code == 400 and "missing_rule" in r.get_data(as_text=True), url
+
+
+def test_a_history_page_shows_each_wording_once_and_every_release_a_click_away(client):
+    rows = client.get("/api/rules/702.2/history").get_json()["history"]
+    page = soup(client.get("/rules/702.2/history?lang=en"))
+    items = page.select("ol.history > li")
+    wordings = [(r["number"], r["text"]) for r in rows]
+    changes = 1 + sum(1 for a, b in zip(wordings, wordings[1:], strict=False) if a != b)
+    assert len(items) == changes < len(rows)
+    assert items[0].select_one("p.text").get_text() == rows[-1]["text"]  # newest first
+    links = {a["href"] for a in page.select("ol.history a")}
+    assert {f"/v/{r['version']}/rules/{r['number']}" for r in rows} <= links
+
+
+def test_diff_and_history_pages_in_chinese(client, store):
+    zh = store.version_ids("zh")
+    a, b = zh[-2], zh[-1]
+    d = soup(client.get(f"/diff/{a}/{b}?lang=zh"))
+    shown = d.select_one("ol.changes")
+    assert shown["lang"] == "zh-Hans"
+    api = client.get(f"/api/diff?from={a}&to={b}&lang=zh").get_json()["changes"]
+    first = next(c for c in api if c["new_text"])
+    assert first["new_text"] in shown.get_text()
+    assert all("lang=zh" in x["href"] for x in d.select(".summary a"))  # the filters keep it
+    # a release with no Chinese text: the English changes, and the page says why
+    latest = store.version_ids()[-1]
+    d = soup(client.get(f"/diff/{b}/{latest}?lang=zh"))
+    assert d.select_one("ol.changes")["lang"] == "en"
+    assert f"{latest}: no Chinese text" in d.select_one("p.note").text
+    h = soup(client.get(f"/rules/702.2/history?lang=zh&version={b}"))
+    assert h.select_one("ol.history")["lang"] == "zh-Hans"
+    assert store.rule(b, "zh", "702.2").text in h.select_one("ol.history").get_text()
 
 
 # serving ------------------------------------------------------------------------------------------
@@ -425,6 +542,29 @@ def test_identify_a_pasted_text(client, archive):
     assert _valid(body, _inline(schema["application/json"]["schema"], doc["components"]["schemas"]))
     r = client.post("/api/identify", data="", content_type="text/plain")
     assert r.status_code == 400 and "error" in r.get_json()
+
+
+@pytest.mark.parametrize("how", ["file", "form-labelled body", "form field", "latin-1 body"])
+def test_identify_takes_a_file_however_curl_sends_it(client, archive, how):
+    """`curl -F file=@x`, `curl --data-binary @x` (labelled a form) and `-d text=…` all work."""
+    raw = (archive / "en" / "txt" / "2024-04-10.txt").read_bytes()[20000:40000]
+    raw = raw.decode("utf-8", "ignore").encode("utf-8")
+    if how == "file":
+        r = client.post("/api/identify", data={"file": (io.BytesIO(raw), "rules.txt")})
+    elif how == "form field":
+        r = client.post("/api/identify", data={"text": raw.decode()})
+    else:
+        body = raw if how == "form-labelled body" else raw.decode().encode("cp1252", "replace")
+        r = client.post(
+            "/api/identify", data=body, content_type="application/x-www-form-urlencoded"
+        )
+    assert r.status_code == 200, r.get_json()
+    assert "2024-04-12" in r.get_json()["versions"]
+
+
+def test_identify_refuses_deeply_nested_json_in_one_line(client):
+    r = client.post("/api/identify", data="[" * 100000, content_type="application/json")
+    assert r.status_code == 400 and "nested" in r.get_json()["error"]
 
 
 def test_page_cache_is_bounded_by_bytes():

@@ -23,6 +23,7 @@ from crkb.model import OFFICIAL_FORMATS, Document
 from crkb.numbers import sort_key
 from crkb.parsing import Parsed, parse_all
 from crkb.sources import identity
+from crkb.sources.completeness import missing_chapters
 from crkb.sources.decode import decode
 from crkb.store import db, location
 
@@ -206,7 +207,24 @@ def assemble(
         if n := doc.flags.get("replacement_chars"):
             count: int = n  # type: ignore[assignment]  # Document.flags values are JSON; this one a count
             flags["replacement_chars"] = int(flags.get("replacement_chars", 0)) + count
+    _flag_partial(asm)
     return asm
+
+
+def _flag_partial(asm: Assembly) -> None:
+    """Name every partial copy in its version's flags (`partial`: lang → the chapters it lacks
+    that the releases around it hold): a copy of part of a release, and a file of any shape
+    lacking a chapter (kept out of the lineage by `steps.official_documents`)."""
+    lacking = missing_chapters(asm.docs)
+    for (vid, lang), doc in sorted(asm.docs.items()):
+        gaps = lacking.get((vid, lang))
+        if gaps is None and not doc.flags.get("partial"):
+            continue
+        doc.flags["partial"] = True
+        asm.vflags.setdefault(vid, {}).setdefault("partial", {})[lang] = gaps or []
+        if gaps and doc.format in OFFICIAL:
+            what = f"lacks chapter{'s' if len(gaps) > 1 else ''} {', '.join(gaps)}"
+            asm.flagged.append((doc.source, f"{doc.source}: {what}: stored as a partial copy"))
 
 
 def write_store(asm: Assembly, path: Path) -> None:
@@ -273,58 +291,42 @@ def run_steps(asm: Assembly, build_dir: Path, progress: Progress) -> dict[str, f
     return seconds
 
 
+Finish = Callable[[Path], dict[str, float]]
+"""Work on a finished build before it is published (the CLI renders its pages): given a data
+directory whose `current` is that build, the seconds of its steps by name."""
+
+
 def build(
     corpus_dirs: list[Path],
     data: Path,
     *,
     strict: bool = False,
     progress: Progress = _stderr_progress,
+    finish: Finish | None = None,
 ) -> BuildReport:
-    """Run a whole build and publish it atomically. Raises CrkbError on failure."""
+    """Run a whole build and publish it atomically, as its very last step: a failure or an
+    interrupt before it leaves the current build serving. Raises CrkbError on failure."""
     t0 = time.perf_counter()
     steps: dict[str, float] = {}
     where = ":".join(map(str, corpus_dirs))
     found = corpus.discover(corpus_dirs)
     if found.bundles:
         steps["bundle"] = found.bundle_seconds
-    terms: list[corpus.Item] = []
-    items: list[corpus.Item] = []
-    for it in found.items:
-        (terms if is_terms_list(it.head(20000)) else items).append(it)
-    if not items:
-        raise BadInput(f"{where}: no files to build from")
-    layer_of = {it.name: it.layer for it in items}
-    read = ""
-    if found.bundles:
-        read = f"; {', '.join(found.bundles)} verified and read in {found.bundle_seconds:.1f}s"
-    progress(f"corpus: {len(items)} files from {len(corpus_dirs)} layer(s){read}")
-    t = time.perf_counter()
-    results = parse_all([(it.name, it.data) for it in items], progress)
-    steps["parse"] = time.perf_counter() - t
-    del items  # the bundle's bytes: parsed, no longer needed
-    asm = assemble(results, progress, layer_of)
-    asm.terms_files = [it.name for it in terms]
-    asm.terms_texts = [decode(it.read()).text for it in terms]
-    asm.replaced = found.replaced + asm.replaced
-    bundles = found.bundles
-    del found
-    if strict and (asm.skipped or asm.flagged):
-        bad = asm.skipped + asm.flagged
-        raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
-    if not asm.docs:
-        raise BadInput(f"{where}: no usable rules document found")
-    data.mkdir(parents=True, exist_ok=True)
-    tmp = location.new_build_dir(data)
+    tmp = location.new_build_dir(data)  # before the parse: an unwritable data dir fails at once
     try:
+        asm = _gather(found, len(corpus_dirs), where, strict, progress, steps)
         t = time.perf_counter()
         progress(f"step 1/{len(STEP_NAMES)}: store …")
         write_store(asm, tmp / db.DB_NAME)
         steps["store"] = time.perf_counter() - t
         steps.update(run_steps(asm, tmp, progress))
-        final = location.publish(data, tmp)
+        if finish is not None:
+            with location.preview(data, tmp) as view:
+                steps.update(finish(view))
     except BaseException:
         location.discard(tmp)
         raise
+    final = location.publish(data, tmp)
     if sys.stderr.isatty():
         sys.stderr.write("\n")
     return BuildReport(
@@ -337,5 +339,43 @@ def build(
         steps,
         asm.flagged,
         asm.replaced,
-        bundles,
+        found.bundles,
     )
+
+
+def _gather(
+    found: corpus.Discovery,
+    layers: int,
+    where: str,
+    strict: bool,
+    progress: Progress,
+    steps: dict[str, float],
+) -> Assembly:
+    """The corpus's files parsed and assembled into versions (their bytes let go once parsed);
+    BadInput when there is nothing to build from, or (`strict`) a file is not used as it is."""
+    terms: list[corpus.Item] = []
+    items: list[corpus.Item] = []
+    for it in found.items:
+        (terms if is_terms_list(it.head(20000)) else items).append(it)
+    if not items:
+        raise BadInput(f"{where}: no files to build from")
+    layer_of = {it.name: it.layer for it in items}
+    read = ""
+    if found.bundles:
+        read = f"; {', '.join(found.bundles)} verified and read in {found.bundle_seconds:.1f}s"
+    progress(f"corpus: {len(items)} files from {layers} layer(s){read}")
+    t = time.perf_counter()
+    results = parse_all([(it.name, it.data) for it in items], progress)
+    steps["parse"] = time.perf_counter() - t
+    found.items.clear()  # the bundle's bytes: parsed, no longer needed
+    del items
+    asm = assemble(results, progress, layer_of)
+    asm.terms_files = [it.name for it in terms]
+    asm.terms_texts = [decode(it.read()).text for it in terms]
+    asm.replaced = found.replaced + asm.replaced
+    if strict and (asm.skipped or asm.flagged):
+        bad = asm.skipped + asm.flagged
+        raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
+    if not asm.docs:
+        raise BadInput(f"{where}: no usable rules document found")
+    return asm

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from crkb.checks.translation import check
 from crkb.diff.compare import diff_rules
-from crkb.diff.history import Lineage, build_lineage
+from crkb.diff.history import Lineage, build_lineage, translation_numbers
+from crkb.diff.lookup import TRANSLATION_NUMBERS
 from crkb.graph.terms import build_dictionary, pair_glossaries, parse_terms_list
 from crkb.model import OFFICIAL_FORMATS, Document
 from crkb.search.index import build_index
@@ -47,9 +48,16 @@ def write_terms(docs: Docs, terms_texts: Iterable[str], build_dir: Path) -> dict
 
 
 def official_documents(docs: Docs, lang: str) -> list[Document]:
-    """One language's official releases (not partial copies), for lineage and diffs."""
+    """One language's official releases (not partial copies), for lineage and diffs: an official
+    file that lacks a chapter the releases around it hold is a partial copy too (followed, it
+    would read as that chapter removed and added back)."""
+    from crkb.sources.completeness import missing_chapters  # kept within this function
+
+    partial = missing_chapters(docs)
     return [
-        d for (_v, lg), d in sorted(docs.items()) if lg == lang and d.format in OFFICIAL_FORMATS
+        d
+        for key, d in sorted(docs.items())
+        if key[1] == lang and d.format in OFFICIAL_FORMATS and key not in partial
     ]
 
 
@@ -76,6 +84,10 @@ def write_lineage(docs: Docs, build_dir: Path, progress: Progress) -> dict[str, 
             for (a, b), mapping in lineage.pairs.items():
                 changes = diff_rules(by_version[a].rules, by_version[b].rules, mapping)
                 db.put_step_result(conn, f"diff:{lang}:{a}:{b}", [c.to_json() for c in changes])
+        if "en" in lineages:
+            translated = sorted(v for v, lg in docs if lg == "zh")
+            for vid, numbers in translation_numbers(lineages["en"], translated).items():
+                db.put_step_result(conn, TRANSLATION_NUMBERS + vid, numbers)
     return lineages
 
 

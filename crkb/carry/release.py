@@ -22,7 +22,7 @@ def releases(
         raise BadInput(f"{zh_arg}: give the release whose Chinese translation is carried")
     if not en:
         raise BadInput(f"{en_arg}: give the later English release to carry it to")
-    v = store.resolve_version(zh)
+    v = store.resolve_version(zh, "zh" if zh == "latest" else None)  # the newest translation
     w = store.resolve_version(en)
     if store.doc_id(v, "zh") is None:
         raise NotFound(f"{zh_arg} {zh}: release {v} has no Chinese text to carry forward")

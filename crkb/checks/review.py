@@ -33,6 +33,8 @@ class ReviewFile:
         except FileNotFoundError:
             self.entries = {}
             return self.entries
+        except OSError as e:  # a directory in its place, no permission
+            raise BadInput(f"{self.path}: cannot read the review file: {e.strerror or e}") from None
         try:
             data = json.loads(raw) if raw.strip() else {}
         except json.JSONDecodeError as e:
@@ -47,12 +49,19 @@ class ReviewFile:
         return self.entries
 
     def save(self) -> None:
-        """Write the file atomically (temporary file, then rename)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".reviews-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(self.entries, f, ensure_ascii=False, indent=1, sort_keys=True)
-        os.replace(tmp, self.path)
+        """Write the file atomically (temporary file, then rename); BadInput naming the file
+        when it cannot be written (a read-only data directory), the old file left as it was."""
+        tmp = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".reviews-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.entries, f, ensure_ascii=False, indent=1, sort_keys=True)
+            os.replace(tmp, self.path)
+        except OSError as e:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            raise BadInput(f"{self.path}: cannot save the verdict: {e.strerror or e}") from None
 
     def mark(self, finding_id: str, status: str, note: str = "") -> dict[str, str]:
         """Record a verdict (in memory; call `save` to keep it)."""

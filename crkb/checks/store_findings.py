@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
-from crkb.checks.findings import Finding
+from crkb.checks.findings import Finding, finding_id
 from crkb.checks.review import ReviewFile
-from crkb.errors import NotFound, StoreError
+from crkb.errors import BadInput, NotFound, StoreError
 from crkb.numbers import within
 from crkb.store.db import Store
 
@@ -39,6 +39,17 @@ def findings(
     return vid, found
 
 
+def finding_ids(store: Store) -> set[str]:
+    """The id of every finding of every release the build checked (a finding has one id in every
+    release that has it): what `crkb check --mark` may mark."""
+    ids: set[str] = set()
+    for vid in store.version_ids("zh"):
+        stored = store.step_result(f"findings:{vid}")
+        if isinstance(stored, list):
+            ids.update(finding_id(r["kind"], r["rule"], r["items"]) for r in stored)
+    return ids
+
+
 def report(
     store: Store,
     data: Path,
@@ -49,6 +60,10 @@ def report(
     include_reviewed: bool = False,
 ) -> dict[str, Any]:
     """`{version, findings: [...], counts}` filtered by kind and chapter; reviewed ones hidden."""
+    from crkb.checks.translation import KINDS  # the checks themselves: loaded when asked
+
+    if kind and kind not in KINDS:  # a typo would read as "no findings of that kind"
+        raise BadInput(f"kind must be one of {', '.join(KINDS)}, not {kind[:40]!r}")
     vid, found = findings(store, version)
     reviews = ReviewFile(reviews_path(data))
     rows = []

@@ -5,24 +5,42 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crkb import config
-from crkb.errors import BadInput
+from crkb.errors import BadInput, Interrupted
+
+if TYPE_CHECKING:
+    from crkb.build import BuildReport
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     from crkb.build import build  # the parsers, matchers and indexer: loaded when building
-    from crkb.web.prerender import prerender
 
     given = [Path(p) for p in args.corpus] if args.corpus else None
     corpus = config.corpus_layers(given, bundled=not args.no_bundled)
     if not corpus:
         raise BadInput("--no-bundled: give the corpus to build (--corpus DIR or CRKB_CORPUS)")
     data = Path(args.data) if args.data else config.data_dir()
-    report = build(corpus, data, strict=args.strict)
-    _count, report.steps["pages"] = prerender(data)  # the newest release's rule pages
-    report.seconds += report.steps["pages"]
+    report = build(corpus, data, strict=args.strict, finish=_render_pages)
+    try:
+        _tell(report)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted after publishing {report.path}, which now serves") from None
+    return 0
+
+
+def _render_pages(view: Path) -> dict[str, float]:
+    """The newest release's rule pages, rendered into the finished build before it is published
+    (an interrupt while they render leaves the previous build serving)."""
+    from crkb.web.prerender import prerender
+
+    _count, seconds = prerender(view)
+    return {"pages": seconds}
+
+
+def _tell(report: BuildReport) -> None:
+    """What the build replaced, skipped, flagged and recognised (stderr), then its summary."""
     for old, new in report.replaced:
         print(f"replaced: {old} by {new} (a later corpus layer)", file=sys.stderr)
     for _path, reason in report.skipped:
@@ -36,7 +54,6 @@ def cmd_build(args: argparse.Namespace) -> int:
         f"built {report.versions} versions, {report.documents} documents in {report.seconds:.1f}s"
         f" ({steps}); {len(report.skipped)} file(s) skipped → {report.path}"
     )
-    return 0
 
 
 def register(sub: Any) -> None:

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from crkb.checks.review import ReviewFile
-from crkb.checks.store_findings import reviews_path
+from crkb.checks.store_findings import finding_ids, reviews_path
 from crkb.cli.options import data_dir, emit, open_store, version_option
 from crkb.errors import BadInput
 from crkb.views import shapes
@@ -17,17 +17,7 @@ from crkb.views import shapes
 def cmd_check(args: argparse.Namespace) -> int:
     data = data_dir(args)
     if args.mark:
-        fid, _, status = args.mark.partition("=")
-        if status not in ("reviewed", "false_alarm", "open"):
-            raise BadInput(f"--mark {args.mark!r}: expected ID=reviewed, ID=false_alarm or ID=open")
-        reviews = ReviewFile(reviews_path(data))
-        if status == "open":
-            reviews.unmark(fid)
-        else:
-            reviews.mark(fid, status, args.note or "")
-        reviews.save()
-        print(f"{fid}: {status}")
-        return 0
+        return _mark(args)
     result = shapes.translation(
         open_store(args),
         data,
@@ -50,6 +40,28 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mark(args: argparse.Namespace) -> int:
+    """Record a verdict on a finding of the current build; an id no release of it has (a typo, a
+    stale copy) is refused, though one already marked may be set back to open."""
+    fid, _, status = args.mark.partition("=")
+    if status not in ("reviewed", "false_alarm", "open"):
+        raise BadInput(f"--mark {args.mark!r}: expected ID=reviewed, ID=false_alarm or ID=open")
+    reviews = ReviewFile(reviews_path(data_dir(args)))
+    undo = status == "open" and fid in reviews.entries
+    if not undo and fid not in finding_ids(open_store(args)):
+        raise BadInput(
+            f"--mark {args.mark!r}: no finding has the id {fid!r} in the current build"
+            " (`crkb check --all --json` lists them)"
+        )
+    if status == "open":
+        reviews.unmark(fid)
+    else:
+        reviews.mark(fid, status, args.note or "")
+    reviews.save()
+    print(f"{fid}: {status}")
+    return 0
+
+
 def register(sub: Any) -> None:
     c = sub.add_parser("check", help="translation consistency findings for a Chinese release")
     version_option(c, "version id, alias or latest (default: newest translation)")
@@ -59,7 +71,9 @@ def register(sub: Any) -> None:
         "--all", action="store_true", help="include findings marked reviewed or false alarm"
     )
     c.add_argument(
-        "--mark", metavar="ID=STATUS", help="mark a finding reviewed, false_alarm or open"
+        "--mark",
+        metavar="ID=STATUS",
+        help="mark a finding of the current build (its id) reviewed, false_alarm or open",
     )
     c.add_argument("--note", help="a note to keep with --mark")
     fmt = c.add_mutually_exclusive_group()

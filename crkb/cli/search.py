@@ -23,6 +23,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     if args.limit < 1 or args.limit > 100:
         raise BadInput(f"--limit {args.limit}: expected 1 to 100")
+    if not args.query.strip():  # as the API answers an empty `q`
+        raise BadInput("QUERY: empty; give words or a rule number to search for")
     open_store(args)  # a damaged or foreign build is reported here as by every other command
     searcher = Searcher(current_build(data_dir(args)) / INDEX_DIR)
     result = shapes.search(searcher, args.query, args.lang, args.version, args.limit)

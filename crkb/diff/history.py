@@ -75,6 +75,21 @@ class Lineage:
             after.append((self.versions[i + 1], cur))
         return before[::-1] + [(v, number)] + after
 
+    def follow(self, number: str, version: str, other: str) -> str | None:
+        """The number in `other` of the rule numbered `number` in `version` (None: it is not in
+        `other`), walking only the releases between the two."""
+        i, k = self._index(version), self._index(other)
+        cur = number
+        for j in range(i, k) if k > i else range(i, k, -1):
+            if k > i:
+                nxt = self.pairs.get((self.versions[j], self.versions[j + 1]), {}).get(cur)
+            else:
+                nxt = self._backward((self.versions[j - 1], self.versions[j])).get(cur)
+            if nxt is None:
+                return None
+            cur = nxt
+        return cur
+
     def history(self, number: str, version: str | None = None) -> dict[str, object]:
         """`{number, history: [{version, number, text}]}`, oldest first (SPEC `crkb history`)."""
         rows = [
@@ -155,3 +170,31 @@ def build_lineage(
         pairs[pair] = match_sides(old, new)
         prev = new
     return Lineage(versions, texts, pairs, aliases)
+
+
+def translation_numbers(
+    line: Lineage, translated: Sequence[str]
+) -> dict[str, dict[str, str | None]]:
+    """For each English release that an older translation stands beside (the newest of
+    `translated` not newer than it), its rule numbers that the translation's release numbers
+    otherwise: number → the number there, or None when that release lacks the rule.
+
+    A translation is numbered as the English release it translates, so a rule page pairs a
+    newer English rule with the older translation's rule by these; a number not listed is the
+    same in both. Releases outside the lineage (partial copies) are not listed: their pages
+    pair rules by number. Built once, by walking each translation's release forward.
+    """
+    out: dict[str, dict[str, str | None]] = {}
+    known = [z for z in sorted(set(translated)) if z in line.texts]
+    for z in known:
+        start = line._index(z)
+        forward = {n: n for n in line.texts[z]}  # number in z → number in the release reached
+        for k in range(start + 1, len(line.versions)):
+            w = line.versions[k]
+            if w in translated:
+                break  # w's own translation stands beside it, and beside the releases after it
+            step = line.pairs.get((line.versions[k - 1], w), {})
+            forward = {n: step[m] for n, m in forward.items() if m in step}
+            back = {m: n for n, m in forward.items()}
+            out[w] = {m: back.get(m) for m in line.texts[w] if back.get(m) != m}
+    return out

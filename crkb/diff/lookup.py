@@ -7,9 +7,11 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from crkb.diff.compare import diff_documents, diff_summary
+from crkb.diff.compare import diff_rules, diff_summary
 from crkb.diff.history import Lineage, nearest, with_partials
 from crkb.errors import NotFound
+from crkb.model import Rule
+from crkb.sources.completeness import chapters
 from crkb.store.db import Store
 
 DIFF_CACHE = 32  # computed diffs kept per process
@@ -109,7 +111,8 @@ def history(
 def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> dict[str, Any] | None:
     """Where a number that `version` lacks went: the last release that had it, what the rule is
     numbered in `version` (`now`, None when it was removed) and the last release that still had
-    the rule under any number (`until`). None if no earlier release had the number."""
+    the rule under any number (`until`). A number no earlier release had, but a later one has:
+    the newest such release (`later_version`) and its rule's number in `version` (`then`)."""
     line = lineage(store, lang)
     if version not in line.versions:
         return None
@@ -120,7 +123,61 @@ def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> di
         chain = [(w, n) for w, n in line.chain(number, v) if w <= version]
         now = chain[-1][1] if chain[-1][0] == version else None
         return {"number": number, "last_version": v, "now": now, "until": chain[-1][0]}
+    return _forerunner(store, line, number, version, lang)
+
+
+def _forerunner(
+    store: Store, line: Lineage, number: str, version: str, lang: str
+) -> dict[str, Any] | None:
+    """A number that only later releases have: the newest of them (`later_version`: a reader
+    most likely holds today's number) and what that rule was numbered in `version` (`then`,
+    None when it was not in it yet)."""
+    k = line.versions.index(version)
+    for v in reversed(line.versions[k + 1 :]):
+        if store.rule(v, lang, number) is None:
+            continue
+        then = dict(line.chain(number, v)).get(version)
+        return {"number": number, "later_version": v, "then": then}
     return None
+
+
+TRANSLATION_NUMBERS = "zh-numbers:"  # + an English release: `history.translation_numbers`
+TRANSLATION_CACHE = 16  # releases' maps kept per process (a few hundred numbers each)
+
+
+def translated_number(store: Store, number: str, version: str) -> str | None:
+    """The number, in the older translation that stands beside English release `version` (the
+    newest one not newer), of the rule `number` of `version` (None: that translation's release
+    lacks it), from the map the build kept: a rule page never loads the whole lineage."""
+    cache: LRUCache[str, dict[str, str | None] | None] = store.cache.setdefault(
+        "translation numbers", LRUCache(maxsize=TRANSLATION_CACHE)
+    )
+    if version not in cache:
+        cache[version] = store.step_result(TRANSLATION_NUMBERS + version)
+    numbers = cache[version]
+    if numbers is None:  # not a release the build mapped (a partial copy): the same number
+        return number
+    return numbers.get(number, number)
+
+
+def number_in(store: Store, number: str, version: str, other: str) -> str | None:
+    """The number the English rule `number` of `version` has in the release `other`, following
+    renumbering: None when `other` does not hold that rule, `number` itself when the lineage
+    cannot say (either release is a partial copy, or `version` lacks the number).
+
+    Numbers are the English ones: a translation is numbered as the English text it translates,
+    so this also says which rule of an older translation stands beside a newer English rule.
+    """
+    if version == other:
+        return number
+    try:
+        line = lineage(store, "en")
+    except NotFound:
+        return number
+    known = set(line.versions)
+    if version not in known or other not in known or number not in line.texts[version]:
+        return number
+    return line.follow(number, version, other)
 
 
 def diff(store: Store, old: str, new: str, lang: str = "en") -> dict[str, Any]:
@@ -135,12 +192,21 @@ def diff(store: Store, old: str, new: str, lang: str = "en") -> dict[str, Any]:
     if changes is None:
         changes = store.step_result(key)
         if changes is None:
-            changes = [
-                c.to_json()
-                for c in diff_documents(store.document(a, lang), store.document(b, lang))
-            ]
+            changes = [c.to_json() for c in diff_rules(*_comparable(store, a, b, lang))]
         cache[key] = changes
     return {"from": a, "to": b, "lang": lang, "summary": summary(changes), "changes": changes}
+
+
+def _comparable(store: Store, a: str, b: str, lang: str) -> tuple[list[Rule], list[Rule]]:
+    """Both releases' rules, within the chapters both hold when either is a partial copy: a
+    chapter a copy lacks is not in it, not removed from the rules (nor added back after it)."""
+    old, new = store.document(a, lang), store.document(b, lang)
+    if not (old.flags.get("partial") or new.flags.get("partial")):
+        return old.rules, new.rules
+    both = chapters(old) & chapters(new)
+    return [r for r in old.rules if r.number[0] in both], [
+        r for r in new.rules if r.number[0] in both
+    ]
 
 
 def summary(changes: list[dict[str, Any]]) -> dict[str, int]:
@@ -152,4 +218,4 @@ def summary(changes: list[dict[str, Any]]) -> dict[str, int]:
     return out
 
 
-__all__ = ["lineage", "history", "diff", "summary", "diff_summary"]
+__all__ = ["lineage", "history", "number_in", "whereabouts", "diff", "summary", "diff_summary"]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from whoosh.analysis import (
+    CharsetFilter,
     LowercaseFilter,
     RegexTokenizer,
     StemFilter,
@@ -28,7 +30,7 @@ _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 # and their parts are not the numbers a question asks about ("ten damage" is not rule 903.10).
 WORD_PATTERN = (
     r"(?<![A-Za-z0-9/.])[+-]?(?:\d+|[Xx])/[+-]?(?:\d+|[Xx])(?![A-Za-z0-9/])"
-    r"|\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9]+"
+    r"|\d+\.\d+[A-Za-z]?(?![A-Za-z0-9])|[A-Za-z0-9À-ÖØ-öø-ſ]+"
 )
 WORD = re.compile(WORD_PATTERN)
 # A single word in quotes, standing apart: “you”, "dies", 'target' (the rules quote words they
@@ -82,13 +84,34 @@ def all_cjk(text: str) -> bool:
 
 
 def english_analyzer() -> Any:
-    """The English analyzer of the index: words, lowercase, stop words out, Porter stems."""
+    """The English analyzer of the index: words, lowercase, accents folded, stop words out,
+    Porter stems."""
     return (
         RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
+        | CharsetFilter(_folds())
         | StopFilter(stoplist=STOP_WORDS, minsize=1)
         | StemFilter(stemfn=stem, cachesize=50000)
     )
+
+
+@functools.cache
+def _folds() -> dict[int, str]:
+    """Accented Latin letters → their letters without the accent (â → a, Æ → AE): the rules
+    name cards "Dandân" and "Ghazbán Ogre", which players type without accents. The offline
+    pack's search.js folds the same way (NFD, marks dropped, æ and œ spelled out)."""
+    out = {ord(c): f for c, f in (("æ", "ae"), ("Æ", "AE"), ("œ", "oe"), ("Œ", "OE"))}
+    for code in range(0xC0, 0x180):
+        c = chr(code)
+        bare = "".join(x for x in unicodedata.normalize("NFD", c) if not unicodedata.combining(x))
+        if bare != c and code not in out:
+            out[code] = bare
+    return out
+
+
+def fold(word: str) -> str:
+    """A word with its accents folded as the index folds them."""
+    return word.translate(_folds()) if not word.isascii() else word
 
 
 @functools.lru_cache(maxsize=65536)
@@ -111,7 +134,7 @@ _DOUBLED = re.compile(r"[^aeiouy][aeiou]([bdgmnprt])\1$")
 
 def english_words(text: str) -> list[str]:
     """Lowercase words of a text, in order, stop words kept."""
-    return [w.lower() for w in WORD.findall(text)]
+    return [fold(w.lower()) for w in WORD.findall(text)]
 
 
 def quoted_words(text: str) -> list[str]:

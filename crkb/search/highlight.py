@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterable
 
 from crkb.markup import Span, merge
-from crkb.search.analysis import STOP_WORDS, WORD, stem
+from crkb.search.analysis import STOP_WORDS, WORD, fold, stem
 
 
 def english(text: str, stems: Iterable[str]) -> list[Span]:
@@ -14,7 +14,7 @@ def english(text: str, stems: Iterable[str]) -> list[Span]:
     wanted = set(stems)
     spans = []
     for m in WORD.finditer(text):
-        w = m.group(0).lower()
+        w = fold(m.group(0).lower())
         if w not in STOP_WORDS and stem(w) in wanted:
             spans.append(Span(*m.span()))
     return merge(spans)

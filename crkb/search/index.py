@@ -37,8 +37,9 @@ USERDICT = "userdict.txt"
 # the words of short quoted phrases (“Activate only once each turn”); 14: the English bridge's
 # word table (Chinese word → English words, learned from the parallel releases); 15: players'
 # questions written for each rule (crkb/search/asked.py) as fields of their own; 16: those
-# questions in the rules' words, as a query is read (asked.as_query)
-FORMAT = 16
+# questions in the rules' words, as a query is read (asked.as_query); 17: accented letters are
+# word letters, folded (Dandân → dandan)
+FORMAT = 17
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")

@@ -2,9 +2,11 @@
 
 The publisher's files are UTF-8 (with or without BOM), UTF-16 (LE/BE, with BOM), cp1252 or
 MacRoman, and some otherwise-ASCII files carry a few stray bytes from yet another code page (CP437
-`Dand\\x83n`, MacRoman `El-Hajj\\x89j`). A single-byte file is decoded with the code page that makes
-its punctuation plausible; a high byte inside a word is read in whichever code page makes it a
-lower-case Latin letter, since that is what an accented card name is.
+`Dand\\x83n`, MacRoman `El-Hajj\\x89j`). A single-byte file is decoded wholly in the likeliest code
+page that reads every high byte in place as a letter or punctuation (a file is written in one);
+only when none does is it mended byte by byte: the code page that makes its punctuation
+plausible, and a high byte inside a word read in whichever code page makes it a lower-case Latin
+letter, since that is what an accented card name is.
 """
 
 from __future__ import annotations
@@ -72,8 +74,50 @@ def _pick(b: int, order: tuple[str, ...], in_word: bool) -> str:
     return cands[0]
 
 
+def _fits(ch: str, before: int, after: int) -> bool:
+    """Whether `ch` is a plausible reading of a high byte between bytes `before` and `after`.
+
+    Punctuation fits anywhere; a letter must touch another letter, and may not be upper case
+    right after a lower-case one (`DandÉn` is a misreading, `Æther` is not).
+    """
+    if ch in _GOOD_PUNCT:
+        return True
+    if not _is_latin_letter(ch):
+        return False
+    prev, nxt = chr(before), chr(after)
+    if not (prev.isalpha() or nxt.isalpha() or before >= 0x80 or after >= 0x80):
+        return False
+    return not (ch.isupper() and prev.isascii() and prev.islower())
+
+
+def _contexts(data: bytes) -> set[tuple[int, int, int]]:
+    """Each distinct (byte before, high byte, byte after) the data holds."""
+    padded = b" " + data + b" "
+    return {
+        (padded[m.start() - 1], padded[m.start()], padded[m.start() + 1])
+        for m in _HIGH.finditer(padded)
+    }
+
+
+def _whole_code_page(data: bytes, ranked: tuple[str, ...]) -> str | None:
+    """The first code page in `ranked` that reads every high byte of the file plausibly.
+
+    A file is written in one code page: when one reads it all as letters and punctuation in
+    place, mending byte by byte could only mix in a wrong one (cp437 `Ma'r\x96f` is Ma'rûf,
+    not cp1252 Ma'r–f; `\x92ther` is Æther, not ’ther).
+    """
+    contexts = _contexts(data)
+    for enc in ranked:
+        if all(
+            _fits(bytes([b]).decode(enc, errors="replace"), before, after)
+            for before, b, after in contexts
+        ):
+            return enc
+    return None
+
+
 def _decode_single_byte(data: bytes) -> tuple[str, str]:
-    """Pick the file's code page by plausibility, then mend in-word bytes one by one.
+    """Read the file in one code page if one fits it all, else mend in-word bytes one by one.
 
     A byte's reading depends only on its value and on whether it sits inside a word (an ASCII
     letter before it, a letter or `space , ' -` after it), so each distinct byte is decided
@@ -83,7 +127,12 @@ def _decode_single_byte(data: bytes) -> tuple[str, str]:
     highs = bytes(sorted({m.group()[0] for m in _HIGH.finditer(data)}))
     if not highs:
         return data.decode("ascii"), "ascii"
-    best = max(_SINGLE_BYTE, key=lambda enc: _plausibility(highs.decode(enc, errors="replace")))
+    ranked = tuple(
+        sorted(_SINGLE_BYTE, key=lambda enc: -_plausibility(highs.decode(enc, errors="replace")))
+    )
+    if (whole := _whole_code_page(data, ranked)) is not None:
+        return data.decode(whole, errors="replace"), whole
+    best = ranked[0]
     order = (best, *(e for e in _SINGLE_BYTE if e != best))
     outside = {b: _pick(b, order, in_word=False) for b in highs}
     inside = {b: _pick(b, order, in_word=True) for b in highs}

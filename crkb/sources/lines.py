@@ -35,6 +35,12 @@ _PAIRED_TITLE = re.compile(
 _SENTENCE_END = re.compile(r"[.。:：;；!?！？”\"')）]$")
 LANGS = ("en", "zh")
 Line = tuple[int, str]  # (1-based source line, text without markup)
+# A language holding fewer numbered rules than this share of the other's, on the same page, is a
+# few translated lines in a page of the other language (a wiki page part-way through its
+# translation), not a copy in that language: stored, it would stand as that release's whole
+# translation, checked and searched as one.
+MIN_LANG_SHARE = 0.25
+_NAMES = {"en": "English", "zh": "Chinese"}
 
 
 @dataclass(slots=True)
@@ -236,6 +242,26 @@ def version_of(text: str, file_date: str | None) -> tuple[str, str | None, list[
     return version, alias, []
 
 
+def _numbered(rules: Sequence[Rule]) -> int:
+    return sum(1 for r in rules if r.kind in ("rule", "subrule"))
+
+
+def stray_languages(
+    rules: dict[str, list[Rule]], glossary: dict[str, list[GlossaryEntry]]
+) -> dict[str, tuple[int, int]]:
+    """Languages with only a few rules beside the other's: lang → (its rules, the other's).
+
+    Pure: what a page holds decides it, so a snippet with half its rules translated stays
+    bilingual while the whole page with a sixth of them does not.
+    """
+    size = {lang: _numbered(rules[lang]) + len(glossary.get(lang, [])) for lang in LANGS}
+    return {
+        lang: (size[lang], size[other(lang)])
+        for lang in LANGS
+        if (rules[lang] or glossary.get(lang)) and size[lang] < MIN_LANG_SHARE * size[other(lang)]
+    }
+
+
 def build_documents(
     lines: Sequence[Line],
     *,
@@ -252,9 +278,16 @@ def build_documents(
     rules, warnings = assemble(items, chrome=chrome, first=order_of(items))
     version, alias, vwarn = version_of(text, file_date)
     glossary = glossary or {}
+    stray = stray_languages(rules, glossary)
+    for lang, (few, many) in stray.items():
+        warnings.append(
+            f"{few} {_NAMES[lang]} rules beside {many} {_NAMES[other(lang)]} ones: a few"
+            f" translated lines in a page of {_NAMES[other(lang)]} rules, not a copy in"
+            f" {_NAMES[lang]}; left out"
+        )
     docs: list[Document] = []
     for lang in LANGS:
-        if not rules[lang] and not glossary.get(lang):
+        if lang in stray or (not rules[lang] and not glossary.get(lang)):
             continue
         title = (titles or {}).get(lang) or next(
             (r.text for r in rules[lang] if r.kind == "chapter"), ""

@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from crkb.errors import StoreError
+from crkb.errors import BadInput, Interrupted, StoreError
 
 KEEP_OLD_BUILDS = 1
 # What a build directory holds besides the store (db.DB_NAME): named here once.
@@ -51,26 +53,90 @@ def link_target(link: str) -> str | None:
 
 
 def new_build_dir(data: Path) -> Path:
-    """A fresh, empty directory for a build in progress."""
+    """A fresh, empty directory for a build in progress. Made before the build does any work, so
+    a data directory it cannot write in fails at once, with one line naming it (BadInput)."""
+    _must_be_directory(data)
     builds = data / "builds"
-    builds.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.monotonic_ns() % 100000}"
     path = builds / f".tmp-{stamp}"
-    path.mkdir()
+    try:
+        builds.mkdir(parents=True, exist_ok=True)
+        path.mkdir()
+    except OSError as e:
+        raise cannot_write(data, e) from None
     return path
 
 
+def _must_be_directory(data: Path) -> None:
+    """BadInput when `data`, or the nearest of its parents that exists, is not a directory."""
+    there = next((p for p in (data, *data.parents) if p.exists() or p.is_symlink()), None)
+    if there is not None and not there.is_dir():
+        what = "not a directory" if there == data else f"{there} is not a directory"
+        raise BadInput(f"{data}: {what}, so no build can be written there")
+
+
+def cannot_write(data: Path, e: OSError) -> BadInput:
+    """The one line for an OS refusal to write in the data directory (read-only, no permission):
+    it names the directory that refused when that is one inside it (`builds`)."""
+    refused = Path(e.filename).parent if e.filename else data
+    at = "" if refused == data else f" (in {refused})"
+    return BadInput(f"{data}: cannot write a build there: {e.strerror or e}{at}")
+
+
+@contextmanager
+def preview(data: Path, build: Path) -> Iterator[Path]:
+    """A data directory whose `current` is the unpublished `build`, the rest of `data` linked in
+    (the review file): what reads a data directory (the page pre-rendering) works on a build
+    before it is published. Removed afterwards; a stale one goes with its `.tmp-` build."""
+    view = build.with_name(build.name + ".preview")
+    shutil.rmtree(view, ignore_errors=True)
+    view.mkdir()
+    try:
+        os.symlink(build.resolve(), view / "current")
+        for entry in data.iterdir():
+            if entry.name not in ("current", "builds") and not entry.name.startswith("."):
+                os.symlink(entry.resolve(), view / entry.name)
+        yield view
+    finally:
+        shutil.rmtree(view, ignore_errors=True)
+
+
 def publish(data: Path, tmp: Path) -> Path:
-    """Make a finished build current in one atomic rename; prune builds older than the last."""
+    """Make a finished build current in one atomic rename; prune builds older than the last.
+    Stopped before the switch, nothing changed (the build is removed); after it, the new build
+    serves, and an interrupt says so (Interrupted) instead of claiming nothing changed."""
     final = tmp.with_name(tmp.name.removeprefix(".tmp-"))
-    tmp.rename(final)
+    link = os.path.join("builds", final.name)
+    try:
+        tmp.rename(final)
+        _switch(data, link)
+        _prune(data, keep=final)
+    except KeyboardInterrupt:
+        if current_id(data) == link:
+            raise Interrupted(f"interrupted after publishing {final}, which now serves") from None
+        discard(tmp)
+        discard(final)
+        raise
+    except OSError as e:
+        if current_id(data) == link:
+            return final  # published; only removing an older build failed (the next build will)
+        discard(tmp)
+        discard(final)
+        raise cannot_write(data, e) from None
+    return final
+
+
+def _switch(data: Path, link: str) -> None:
+    """Point `current` at `link` in one atomic rename of a fresh symlink over it."""
     link_tmp = data / f".current-{os.getpid()}"
     if link_tmp.is_symlink() or link_tmp.exists():
         link_tmp.unlink()
-    os.symlink(os.path.join("builds", final.name), link_tmp)
-    os.replace(link_tmp, data / "current")
-    _prune(data, keep=final)
-    return final
+    os.symlink(link, link_tmp)
+    try:
+        os.replace(link_tmp, data / "current")
+    except BaseException:
+        link_tmp.unlink(missing_ok=True)
+        raise
 
 
 def swap_in(tmp: Path, dest: Path, old_suffix: str = ".old") -> None:

@@ -120,13 +120,28 @@ def rules(
     out: dict[str, Json] = {}
     for lang in wanted:
         try:
-            out[lang] = rule(store, resolve(lang), lang, number)
+            version = resolve(lang)
+            n: str | None = number
+            if lang == "zh" and "en" in out and asked is None:
+                n = _beside(store, number, out["en"]["version"], version)
+            if n is not None:
+                out[lang] = rule(store, version, lang, n)
         except NotFound:
             if len(wanted) == 1:
                 raise
     if not out:
         raise NotFound(f"rule {number} not found in version {asked or 'latest'}")
     return out
+
+
+def _beside(store: Store, number: str, english: str, translated: str) -> str | None:
+    """The number, in the newest translation, of the newest English release's rule `number`:
+    an older translation's release may number it otherwise, or lack it (None)."""
+    if translated == english:
+        return number
+    from crkb.diff.lookup import translated_number  # the lineage's maps, as rule pages read them
+
+    return translated_number(store, number, english)
 
 
 def rules_answer(found: dict[str, Json], choice: str) -> Json:

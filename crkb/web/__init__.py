@@ -32,7 +32,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # DefaultJSONProvider's settings; the JSONProvider base type does not declare them
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["crkb"] = Served(Path(app.config["DATA"]))
+    # absolute: Flask reads a relative path (send_file) from the package, not the working dir
+    app.extensions["crkb"] = Served(Path(app.config["DATA"]).absolute())
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(forward.bp)

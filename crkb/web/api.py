@@ -93,17 +93,45 @@ def identify() -> Response:
     _bid, store = served().current()
     if request.content_length is not None and request.content_length > MAX_IDENTIFY:
         raise BadInput(f"the text is too long (at most {MAX_IDENTIFY} bytes)")
-    text: object
-    if request.is_json:
-        body = request.get_json(silent=True)
-        text = body.get("text") if isinstance(body, dict) else None
-    else:
-        text = request.form.get("text") or request.get_data(as_text=True)
+    text = _sent_text()
     if not isinstance(text, str) or not text.strip():
         raise BadInput('send the text to identify: JSON {"text": "…"}, a form field or a body')
     from crkb.identify import identify_text  # scipy, bs4 (~60 MB): loaded when asked
 
     return jsonify(identify_text(text, store))
+
+
+def _sent_text() -> object:
+    """The text to identify, however a client sends it: JSON `{"text": …}`, a form's `text`
+    field, an uploaded file (`curl -F file=@…`) or the whole body (`curl --data-binary @…`,
+    which curl labels as a form). Files and bodies are decoded as source files are."""
+    if request.is_json:
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # the JSON decoder's own limit, not a bad request it names
+            raise BadInput("the JSON body is nested too deeply") from None
+        return body.get("text") if isinstance(body, dict) else None
+    raw = request.get_data(cache=True)  # kept: the form below is parsed from it
+    if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        if "text" in request.form:
+            return request.form["text"]
+        for upload in request.files.values():
+            return _decoded(upload.read(), upload.filename or "the uploaded file")
+        if request.mimetype == "multipart/form-data":
+            return None
+    return _decoded(raw, "the body")
+
+
+def _decoded(data: bytes, what: str) -> str:
+    """Bytes as text, by the rules a corpus file is read with (UTF-8/16, legacy code pages)."""
+    from crkb.sources.decode import NotText, decode
+
+    if not data.strip():
+        return ""  # nothing sent: the caller says how to send it
+    try:
+        return decode(data).text
+    except NotText as e:
+        raise BadInput(f"{what}: {e}") from None
 
 
 @bp.get("/openapi.json")

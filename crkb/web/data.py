@@ -163,3 +163,25 @@ def keyword_rules(store: Store, version: str, lang: str, section: str) -> list[P
     """The rules of 701 (keyword actions) or 702 (keyword abilities)."""
     doc = store.doc_id(version, lang)
     return [] if doc is None else _paras(reads.keyword_rows(store, doc, section))
+
+
+@dataclass(slots=True)
+class Run:
+    """Releases in a row that hold a rule with the same number and text (newest first)."""
+
+    number: str
+    text: str | None
+    versions: list[str]  # newest first
+
+
+def history_runs(rows: list[dict[str, str | None]]) -> list[Run]:
+    """A rule's history (oldest first) as runs of unchanged releases, newest first: on a phone
+    the ~120 releases of an old rule read as the dozen times it changed."""
+    runs: list[Run] = []
+    for row in reversed(rows):
+        number, text, version = str(row["number"]), row["text"], str(row["version"])
+        if runs and runs[-1].number == number and runs[-1].text == text:
+            runs[-1].versions.append(version)
+        else:
+            runs.append(Run(number, text, [version]))
+    return runs

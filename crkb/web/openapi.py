@@ -246,6 +246,8 @@ QUOTED = "702.2a Deathtouch is a static ability."  # a rules text identify recog
 
 def document() -> dict[str, Any]:
     """The OpenAPI 3.1 document served at /api/openapi.json."""
+    from crkb.checks.translation import KINDS  # the checks' own list (loaded when asked)
+
     langs = {"type": "string", "enum": ["en", "zh", "both"]}
     return {
         "openapi": "3.1.0",
@@ -323,7 +325,11 @@ def document() -> dict[str, Any]:
                     "summary": "translation consistency findings of a bilingual release",
                     "parameters": [
                         VERSION,
-                        _param("kind", description="only findings of this kind"),
+                        _param(
+                            "kind",
+                            description="only findings of this kind (empty: every kind)",
+                            schema={"type": "string", "enum": ["", *KINDS]},
+                        ),
                         _param(
                             "chapter",
                             description="only rules within this chapter, section or rule (7, 702)",
@@ -374,6 +380,19 @@ def document() -> dict[str, Any]:
                             "text/plain": {
                                 "schema": {"type": "string", "minLength": 1},
                                 "example": QUOTED,
+                            },
+                            "multipart/form-data": {  # a form field or a file (curl -F)
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "text": {"type": "string"},
+                                        "file": {"type": "string", "format": "binary"},
+                                    },
+                                }
+                            },
+                            "application/x-www-form-urlencoded": {  # a form, or a file as
+                                # `curl --data-binary @file` sends it: the whole body
+                                "schema": {"type": "string", "minLength": 1},
                             },
                         },
                     },

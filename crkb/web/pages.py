@@ -10,6 +10,7 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
+from crkb.diff.lookup import number_in, translated_number
 from crkb.errors import BadInput, NotFound
 from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
@@ -60,7 +61,14 @@ def _version_form(store: Store, vid: str) -> Callable[[str], Markup]:
         ids = store.version_ids()
         macro = current_app.jinja_env.get_template("_macros.html").module.version_form  # type: ignore[attr-defined]  # a template's macros are its module's attributes
         return str(
-            macro(ACTION_MARK, vid, list(reversed(ids)), ids[-1], set(store.version_ids("zh")))
+            macro(
+                ACTION_MARK,
+                vid,
+                list(reversed(ids)),
+                ids[-1],
+                set(store.version_ids("zh")),
+                origin=vid,  # the rule is followed from this release's numbers to the chosen one's
+            )
         )
 
     html: str = served().memoised(("version form", vid), make)
@@ -105,6 +113,12 @@ def rule(number: str) -> ResponseReturnValue:
         vid = resolve(store, asked)
         target = params.url_rule_number(number)
         query: dict[str, Any] = {"lang": request.args["lang"]} if request.args.get("lang") else {}
+        origin = request.args.get("from")  # the release picker: the rule as numbered there
+        if origin and origin != vid:
+            there = number_in(store, target, resolve(store, origin), vid)
+            if there is None:  # not in the chosen release: where it was, release by release
+                return redirect(url_for("pages.history", number=target, version=origin))
+            target = there
         if vid == store.version_ids()[-1]:
             return redirect(url_for("pages.rule", number=target, **query))
         return redirect(url_for("pages.versioned_rule", version=vid, number=target, **query))
@@ -119,41 +133,46 @@ def versioned_rule(version: str, number: str) -> ResponseReturnValue:
 def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
     _bid, store = served().current()
     number = params.url_rule_number(raw)
-    if number != raw:
-        return redirect(rule_url(number, version), code=301)
+    if number != raw:  # the canonical address, asked the same way (`?lang=`)
+        query = request.query_string.decode("latin-1")
+        return redirect(rule_url(number, version) + (f"?{query}" if query else ""), code=301)
     vid = resolve(store, version)
     link_version = None if version is None else vid
     cols, missing = [], []
     for lang in _langs():
-        v = data.version_for(store, vid, lang)
-        col = fragments.shown(store, v, lang, number) if v else None
+        col = _column_of(store, vid, lang, number)
         if col is None:
-            missing.append((lang, v))
+            missing.append((lang, data.version_for(store, vid, lang)))
         else:
             cols.append(col)
     if not cols:
         others = [lang for lang in data.LANGS if lang not in _langs()]
         for lang in others:  # the rule may exist only in the language not chosen
-            v = data.version_for(store, vid, lang)
-            col = fragments.shown(store, v, lang, number) if v else None
+            col = _column_of(store, vid, lang, number)
             if col is not None:
                 cols.append(col)
                 missing = []
         if not cols:
             raise missing_rule(number, link_version, f"rule {number} is not in the rules of {vid}")
     main = cols[0]
-    crumbs = data.breadcrumb(store, main.version, main.lang, number)
+    crumbs = (  # the page's numbers: labelled in English where the translation numbers differ
+        data.breadcrumb(store, main.version, main.lang, number)
+        if main.rule.number == number
+        else data.breadcrumb(store, vid, "en", number)
+    )
     badges = {c.lang: served().badge_groups(c.version) for c in cols if c.lang == "zh"}
 
     def column_html(col: fragments.Shown) -> Markup:
+        shown = col.rule.number  # an older translation's number for the rule may differ
         return fragments.column_html(
             served().fragments(),
             store,
             col,
-            number,
+            shown,
             lambda: _terms(store, col.version, col.lang),
-            badges.get(col.lang, {}).get(number, {}),
-            link_version,
+            badges.get(col.lang, {}).get(shown, {}),
+            # an older translation's references are to its own release's numbers
+            link_version if col.version == vid else col.version,
         )
 
     return render_template(
@@ -165,9 +184,27 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         column_html=column_html,
         version_form=_version_form(store, vid),
         rule_url=lambda n: rule_url(n, link_version),
+        # followed to its newest number when asked (the whole lineage is loaded only then)
+        current_url=urls.url_for("pages.rule", number=number, version="latest", **{"from": vid}),
         pinned=version is not None,
         **_common(store, vid),
     )
+
+
+def _column_of(store: Store, vid: str, lang: str, number: str) -> fragments.Shown | None:
+    """The rule `number` of release `vid` in one language: from the newest text of that
+    language not newer than `vid`, under the number it has there (an older translation's
+    rules are numbered as its own release's English), or None when that text lacks the rule."""
+    v = data.version_for(store, vid, lang)
+    if v is None:
+        return None
+    if v == vid:
+        there: str | None = number
+    elif lang == "zh":
+        there = translated_number(store, number, vid)
+    else:
+        there = number_in(store, number, vid, v)
+    return fragments.shown(store, v, lang, there) if there else None
 
 
 @bp.get("/glossary")
@@ -347,7 +384,18 @@ def history(number: str) -> ResponseReturnValue:
     version = request.args.get("version")
     vid = resolve(store, version)
     result = shapes.history(store, n, vid)
-    return render_template("history.html", number=n, result=result, **_common(store, vid))
+    if lang_choice() == "zh":  # the translation's own history, where there is one
+        v = data.version_for(store, vid, "zh")
+        there = None if v is None else n if v == vid else translated_number(store, n, vid)
+        if v is not None and there is not None and store.rule(v, "zh", there) is not None:
+            result = shapes.history(store, there, v, "zh")
+    return render_template(
+        "history.html",
+        number=n,
+        result=result,
+        runs=data.history_runs(result["history"]),
+        **_common(store, vid),
+    )
 
 
 @bp.get("/diff/<old>/<new>")
@@ -359,7 +407,9 @@ def diff(old: str, new: str) -> ResponseReturnValue:
     kind = request.args.get("kind")
     if kind and kind not in KINDS:
         abort(400, f"kind must be one of {', '.join(KINDS)}")
-    result = shapes.diff(store, a, b)
+    zh = set(store.version_ids("zh"))
+    lang = "zh" if lang_choice() == "zh" and {a, b} <= zh else "en"
+    result = shapes.diff(store, a, b, lang)
     changes = [c for c in result["changes"] if not kind or c["kind"] == kind]
     return render_template(
         "diff.html",
@@ -369,6 +419,9 @@ def diff(old: str, new: str) -> ResponseReturnValue:
         total=len(result["changes"]),
         summary=result["summary"],
         kind=kind,
+        lang=lang,
+        # asked for Chinese, but a release has no Chinese text: the English changes, said so
+        no_zh=[v for v in (a, b) if v not in zh] if lang_choice() == "zh" else [],
         **_common(store, b),
     )
 

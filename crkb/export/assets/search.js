@@ -10,8 +10,13 @@
   var CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
   /* a word, a power and toughness whole ("+1/+1"), or a rule number whole ("903.10"), as
      crkb.search.analysis.WORD_PATTERN */
-  var WORD = /(?<![a-z0-9\/.])[+-]?(?:\d+|x)\/[+-]?(?:\d+|x)(?![a-z0-9\/])|\d+\.\d+[a-z]?(?![a-z0-9])|[a-z0-9]+/g;
+  var WORD = /(?<![a-z0-9\/.])[+-]?(?:\d+|x)\/[+-]?(?:\d+|x)(?![a-z0-9\/])|\d+\.\d+[a-z]?(?![a-z0-9])|[a-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]+/g;
   var WORD_SPLIT = new RegExp("(" + WORD.source + ")", "i");  /* the same, kept, any case */
+  /* lowercase, accents folded (Dandân → dandan), as crkb.search.analysis.fold */
+  function lower(s) {
+    return s.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/\u00e6/g, "ae").replace(/\u0153/g, "oe");
+  }
 
   function load(lang, done) {
     if (store[lang]) return done(prepare(store[lang]));
@@ -119,7 +124,7 @@
     if (!p || near.length < 2) return 1;
     var occ;
     if (ix.lang === "en") {
-      var seq = (text.toLowerCase().match(WORD) || []).map(function (w) {
+      var seq = (lower(text).match(WORD) || []).map(function (w) {
         return ix.forms[w] || w;
       });
       occ = near.map(function (t) {
@@ -143,7 +148,7 @@
   function subject(ix, text, near) {
     var fs = ix.ask && ix.ask.factors || {};
     if (!fs.subject || ix.lang !== "en" || !near.length) return 1;
-    var head = (text.toLowerCase().match(WORD) || [])
+    var head = (lower(text).match(WORD) || [])
       .slice(0, fs.opening || 6).map(function (w) { return ix.forms[w] || w; });
     var got = near.filter(function (t) { return head.indexOf(t) >= 0; }).length;
     return weighed(ix, "subject", 1 + fs.subject * got / near.length);
@@ -154,7 +159,7 @@
     var fs = ix.ask && ix.ask.factors || {};
     if (!fs.modal || !near.length) return 1;
     if (ix.lang === "en") {
-      var seq = (text.toLowerCase().match(WORD) || []).map(function (w) {
+      var seq = (lower(text).match(WORD) || []).map(function (w) {
         return ix.forms[w] || w;
       });
       for (var i = 0; i < seq.length; i++) {
@@ -185,7 +190,7 @@
     }
     if (!title) return 1;
     if (ix.lang === "zh") return q.indexOf(title) >= 0 ? 1 : f;
-    var want = asked.stems, named = (title.toLowerCase().match(WORD) || []).some(function (w) {
+    var want = asked.stems, named = (lower(title).match(WORD) || []).some(function (w) {
       return !ix.stopSet[w] && want.indexOf(ix.forms[w] || w) >= 0;
     });
     return named ? 1 : f;
@@ -418,7 +423,7 @@
   }
 
   function phraseEn(ix, text, phrase) {
-    var seq = (text.toLowerCase().match(WORD) || []).map(function (w) {
+    var seq = (lower(text).match(WORD) || []).map(function (w) {
       return ix.forms[w] || w;
     });
     var k = phrase.length;
@@ -483,7 +488,7 @@
       return isEn ? q.toLowerCase().split(/\s+/)[0] === w : modalText.indexOf(w) >= 0;
     });
     if (isEn) {
-      var words = rulesWordsEn(ix, q.toLowerCase().match(WORD) || []);
+      var words = rulesWordsEn(ix, lower(q).match(WORD) || []);
       for (var i = 0; i + 1 < words.length; i++) {
         if (ix.quantitySet[words[i] + " " + words[i + 1]]) asked.wants = true;
       }
@@ -592,7 +597,7 @@
     var want = set(marks);
     if (ix.lang === "en") {
       return text.split(WORD_SPLIT).map(function (part, i) {
-        var w = part.toLowerCase();
+        var w = lower(part);
         return i % 2 && want[ix.forms[w] || w] ? "<mark>" + esc(part) + "</mark>" : esc(part);
       }).join("");
     }
