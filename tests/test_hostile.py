@@ -124,14 +124,14 @@ def text(node) -> str:
 def test_rule_page_shows_rule_example_and_child_as_text(client):
     page = inert(client.get("/rules/100.1?lang=both"))
     en = page.select_one("article.col[lang=en]")
-    assert text(en.select_one("#r-100\\.1 p.text")) == f"100.1 {RULE}"
-    assert en.select_one("#r-100\\.1 p.text a.ref[href='/rules/100.2']")  # still linked
-    assert EXAMPLE in text(en.select_one("#r-100\\.1 p.example"))
+    assert text(en.select_one("#en-100\\.1 p.text")) == f"100.1 {RULE}"
+    assert en.select_one("#en-100\\.1 p.text a.ref[href='/rules/100.2']")  # still linked
+    assert EXAMPLE in text(en.select_one("#en-100\\.1 p.example"))
     assert text(en.select_one("#en-100\\.1a p.text")) == f"100.1a {CHILD}"
     assert TERM in text(en.select_one(".citedby"))  # the hostile glossary entry cites 100.1
     zh = page.select_one("article.col[lang=zh-Hans]")
-    assert text(zh.select_one("#r-100\\.1 p.text")) == f"100.1 {ZH_RULE}"
-    assert IMG in text(zh.select_one("#r-100\\.1 p.example"))
+    assert text(zh.select_one("#zh-100\\.1 p.text")) == f"100.1 {ZH_RULE}"
+    assert IMG in text(zh.select_one("#zh-100\\.1 p.example"))
 
 
 def test_section_title_is_text_in_heading_breadcrumb_and_contents(client):

@@ -83,6 +83,14 @@ def test_both_languages_side_by_side_and_the_choice_is_remembered(client):
     assert column(page, "zh-Hans") is None
 
 
+def test_a_side_by_side_page_names_each_rule_once(client):
+    """Each column's rule and children have ids of their own language (an anchor finds one)."""
+    page = soup(client.get("/rules/702.2?lang=both"))
+    ids = [e["id"] for e in page.select("[id]")]
+    assert len(ids) == len(set(ids))
+    assert page.select_one("#en-702\\.2") and page.select_one("#zh-702\\.2")
+
+
 def test_latest_chinese_column_says_which_translation_it_is(client, store):
     zh_latest = store.version_ids("zh")[-1]
     page = soup(client.get("/rules/702.2?lang=both"))
