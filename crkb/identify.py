@@ -1,10 +1,12 @@
 """Which release a copied rules text comes from, so a judge with a printout knows if it is current.
 
 A readable copy is matched rule by rule (same number, same text up to whitespace and quotes)
-against every version of its language. A garbled copy (spaces and digits stripped) is matched by
-letters-only fingerprints of rule texts; a copy in another language by the rule numbers it holds
-and the cross-references that stay readable. Each version gets one score; the best-scoring
-versions are the answer. The per-language index is built on first use and kept in memory.
+against every version of its language. A garbled copy (spaces and digits stripped), or a quote
+without rule numbers, is matched by letters-only fingerprints of rule texts (`garbled` says what
+the text shows, mojibake or glued words, never the mere lack of numbers); a copy in another
+language by the rule numbers it holds and the cross-references that stay readable. Each version
+gets one score; the best-scoring versions are the answer. The per-language index is built on
+first use and kept in memory.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from crkb.errors import BadInput, NotARulesDocument, NotFound
 from crkb.model import Document
 from crkb.numbers import sort_key
 from crkb.sources.reader import read_bytes
+from crkb.sources.webcopy import GLUED_SHARE, glued_runs
 from crkb.store import reads
 from crkb.store.db import Store
 
@@ -34,6 +37,9 @@ _NOT_LATIN = re.compile(r"[^A-Za-z]+")
 _NOT_CJK = re.compile(r"[^\u4e00-\u9fff]+")
 _RULE_AT_START = re.compile(r"^[\s•·*\-–]*(\d{3}\.\d+[a-z]?|\d{3})\.?(?=\s|[A-Z]|$)", re.M)
 _CITE = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d+[a-z]?)?)(?![\d])")
+# UTF-8 read as a one-byte code page: a lead byte's letter (Â … ï) before what the code page
+# makes of a continuation byte (0x80–0xBF): "can’t" → "canâ€™t", "é" → "Ã©", "规" → "è§„".
+_MOJIBAKE = re.compile("[\u00c2-\u00ef][\u0080-\u009f\u00a1-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]")
 _LANG_CODES = {
     "English": "en",
     "Chinese": "zh",
@@ -74,6 +80,16 @@ def normalise(text: str) -> str:
 def letters(text: str, lang: str) -> str:
     """Letters-only fingerprint: what survives a copy that stripped spaces, digits, punctuation."""
     return (_NOT_CJK if lang == "zh" else _NOT_LATIN).sub("", text)
+
+
+def looks_garbled(text: str) -> bool:
+    """A copy damaged in a way its own text shows, however short: mojibake (UTF-8 read as a
+    code page), or most of its letters in runs glued together by a site that strips spaces.
+    A clean quote of one rule is not garbled for holding no rule number."""
+    if _MOJIBAKE.search(text):
+        return True
+    total, runs = glued_runs(text)
+    return total > 0 and sum(map(len, runs)) / total > GLUED_SHARE
 
 
 def _runs(versions: list[int]) -> Runs:
@@ -438,24 +454,29 @@ def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict[st
     """Which version(s) a copied text fits best, how many rules matched, what changed since."""
     try:
         result = read_bytes(text.encode("utf-8"), source)
-        docs, garbled, language = result.documents, result.garbled, result.language
+        docs, stripped, language = result.documents, result.garbled, result.language
+        by_letters = stripped  # a copy that lost its numbers and spaces
     except NotARulesDocument:
-        docs, garbled, language = [], True, None  # no numbered rules: try the text's letters
+        docs, stripped, language = [], False, None
+        by_letters = True  # no numbered rules (a quoted paragraph, or a garbled copy): letters
+    garbled = stripped or looks_garbled(text)
     fits: list[Fit] = []
     copies: dict[str, dict[str, str]] = {}
-    if docs and not garbled:
+    if docs and not by_letters:
         copies = _rules_of(docs)
         for lang, rules in copies.items():
             if (idx := index_for(store, lang)) is not None:
                 fits.append(fit_text(idx, list(rules.items())))
-    elif garbled:
-        for lang in ("en", "zh"):
-            if (idx := index_for(store, lang)) is not None:
-                fits.append(fit_fingerprints(idx, text))
-    else:
+        # mojibake spoils every quote mark of a numbered copy; its letters still match
+        by_letters = garbled and not any(f.best() for f in fits)
+    elif not by_letters:
         numbers, refs = structure_of(text)
         if (idx := index_for(store, "en")) is not None and numbers:
             fits.append(fit_structure(idx, numbers, refs))
+    if by_letters:
+        for lang in ("en", "zh"):
+            if (idx := index_for(store, lang)) is not None:
+                fits.append(fit_fingerprints(idx, text))
     if not fits:
         raise BadInput(f"{source}: no rules found to compare with the store")
     try:

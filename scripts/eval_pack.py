@@ -66,13 +66,8 @@ def pack_hits(
     url = (pack / "search.html").as_uri() + "?" + urllib.parse.urlencode({"q": query, "lang": lang})
     t0 = time.perf_counter()
     page.goto(url)
-    page.wait_for_function(
-        "document.body && (document.body.dataset.done === '1'"
-        " || !location.pathname.endsWith('search.html'))"
-    )
-    ms = (time.perf_counter() - t0) * 1000
-    if not page.url.split("?")[0].endswith("search.html"):  # a rule number: straight to the rule
-        return [urllib.parse.unquote(page.url.split("#")[-1])], ms
+    page.wait_for_function("document.body && document.body.dataset.done === '1'")
+    ms = (time.perf_counter() - t0) * 1000  # a rule number is listed too: the rule first
     return page.eval_on_selector_all("[data-rule]", "els => els.map(e => e.dataset.rule)"), ms
 
 

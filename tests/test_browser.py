@@ -15,6 +15,7 @@ PAGES = [
     "/",
     "/rules/702.2",
     "/v/2024-04-12/rules/702.2",
+    "/v/2024-04-12/rules/115?lang=both",  # translation badges
     "/rules/601.2",
     "/glossary",
     "/keywords",
@@ -111,3 +112,26 @@ def test_english_in_a_chinese_page_keeps_latin_glyphs(page, base_url):
     assert "WenQuanYi" in page.evaluate(font.format("article, main, body"))
     english = page.evaluate(font.format("li.hit[lang=en]"))
     assert not english.startswith('"WenQuanYi'), english
+
+
+def test_copying_a_badged_rule_copies_the_rule_alone(page, phone, base_url):
+    """A rule's translation badge stands beside its text: selecting the text and copying it
+    leaves the badge out; the badge is still seen and followed, at desktop and phone width."""
+    for pg in (page, phone):
+        pg.goto(base_url + "/v/2024-04-12/rules/115?lang=zh")
+        rule = pg.locator("[id='zh-115.3']")
+        copied = rule.locator("p.text").evaluate(
+            """p => { const r = document.createRange(); r.selectNodeContents(p);
+                const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+                return s.toString(); }"""
+        )
+        assert copied.startswith("115.3 ") and "翻译问题" not in copied, copied[:40]
+        badge = rule.locator("a.badge")
+        assert badge.is_visible()
+        box, text = badge.bounding_box(), rule.locator("p.text").bounding_box()
+        inner = pg.evaluate("window.innerWidth")
+        assert box["x"] >= text["x"] and box["x"] + box["width"] <= inner  # within the column
+        assert box["y"] < text["y"] + 30  # beside the rule's first line
+    phone.screenshot(path=str(SHOTS / "phone-badge.png"))
+    page.locator("[id='zh-115.3'] a.badge").click()
+    page.wait_for_url("**/translation/2024-04-12?chapter=115.3*")

@@ -100,6 +100,59 @@ def test_wrong_files_get_one_line(tmp_path, name, content, reason):
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.parametrize(
+    ("seed", "reason"),
+    [
+        ("002", "a garbled copy (spaces and digits stripped by the copying site)"),
+        ("003", "a rules text in Malay (recognised, not stored"),
+    ],
+    ids=["garbled", "malay"],
+)
+@pytest.mark.parametrize("json_out", [False, True], ids=["text", "json"])
+def test_a_file_with_no_rules_to_read_is_refused_by_parse(seed, reason, json_out):
+    """A garbled copy or a copy in another language yields no rules: exit 2, one line that names
+    the file and says why, nothing on stdout."""
+    path = next(SEEDS.rglob(f"{seed}_*.txt"))
+    out = run("parse", str(path), *(["--json"] if json_out else []))
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().split("\n")
+    assert len(lines) == 1 and str(path) in lines[0] and reason in lines[0], out.stderr
+
+
+def test_a_build_of_nothing_usable_names_each_file_and_keeps_the_previous_build(tmp_path):
+    """Every file of a corpus of junk is named with its reason, as a build that succeeds names
+    the files it skips; the build fails in one last line, and the previous build keeps serving."""
+    good = tmp_path / "good"
+    good.mkdir()
+    snippet = Path(__file__).parent / "fixtures" / "parse" / "en-2024-03-08-bom-cr.txt"
+    (good / "2024-03-08.txt").write_bytes(snippet.read_bytes())
+    data = tmp_path / "data"
+    assert run("build", "--no-bundled", "--corpus", str(good), data=data).returncode == 0
+    before = run("versions", "--json", data=data).stdout
+    link = os.readlink(data / "current")
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    reasons = {
+        "a.txt": (b"", "empty file"),  # names that do not say the reason
+        "b.dat": (bytes(range(256)) * 40, "binary"),
+        "c.txt": (b"Shopping list\n\nMilk\nEggs\n" * 20, "no numbered rules found"),
+        "d.txt": (next(SEEDS.rglob("002_*.txt")).read_bytes(), "garbled copy"),
+        "e.txt": (next(SEEDS.rglob("003_*.txt")).read_bytes(), "Malay"),
+    }
+    for name, (content, _reason) in reasons.items():
+        (junk / name).write_bytes(content)
+    out = run("build", "--no-bundled", "--corpus", str(junk), data=data)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    *said, last = out.stderr.strip().split("\n")
+    for name, (_content, reason) in reasons.items():
+        named = [ln for ln in said if str(junk / name) in ln and reason in ln]
+        assert len(named) == 1, (name, out.stderr)
+    assert last.startswith("crkb build: ") and str(junk) in last
+    assert "no usable rules document found" in last and "5 file(s) not used" in last
+    assert os.readlink(data / "current") == link
+    assert run("versions", "--json", data=data).stdout == before
+
+
 def test_missing_file_and_bad_arguments(tmp_path):
     out = run("parse", str(tmp_path / "nope.txt"))
     assert out.returncode == 2 and "nope.txt" in out.stderr and "no such file" in out.stderr

@@ -122,6 +122,48 @@ def test_identical_texts_pair_by_position():
     ]
 
 
+def test_a_heading_pairs_across_levels_only_when_its_rules_follow_it():
+    """The publisher moves headings between levels with their rules (2009: rule 212.2
+    "Artifacts" became section 301, its subrules 301's rules; section 217 "Zones" became chapter
+    4), and those pairs stay. A chapter's title met again as a section's is not that chapter:
+    1999's chapter 2 "Cards" is no ancestor of today's section 108 "Cards"."""
+    types = "The card types are artifact, creature, enchantment, instant, land, and sorcery."
+    bare = "Artifacts have no characteristics specific to their card type."
+    basics = "These Magic rules apply to any Magic game with two or more players."
+    old = [
+        R("1", "The Basics"),
+        R("100", "General"),
+        R("100.1", basics),
+        R("2", "Cards"),
+        R("200", "Card Types"),
+        R("200.1", types),
+        R("200.2", "Artifacts"),
+        R("200.2a", "A player may play an artifact card from his or her hand in a main phase."),
+        R("200.2b", bare),
+    ]
+    new = [
+        R("1", "Game Concepts"),
+        R("100", "General"),
+        R("100.1", basics),
+        R("108", "Cards"),
+        R("108.1", "Use the Oracle card reference when determining a card's wording."),
+        R("2", "Parts of a Card"),
+        R("3", "Card Types"),
+        R("300", "General"),
+        R("300.1", types),
+        R("301", "Artifacts"),
+        R("301.1", "A player may cast an artifact card from their hand in a main phase."),
+        R("301.2", bare),
+    ]
+    changes = {(c.old_number, c.new_number): c.kind for c in diff_rules(old, new)}
+    assert (None, "108") in changes and ("2", "108") not in changes
+    assert changes[("2", "2")] == "changed"  # Cards → Parts of a Card, the chapter kept its place
+    assert changes[("200", "3")] == "moved"  # the section became a chapter, with its rules
+    assert changes[("200.2", "301")] == "moved"  # the rule heading became a section
+    assert changes[("200.2a", "301.1")] == "moved_changed"  # its subrules, that section's rules
+    assert changes[("200.2b", "301.2")] == "moved"
+
+
 def test_removed_rules_and_example_changes():
     old = [R("100.1", "Alpha rules.", ["Example one."]), R("100.2", "Beta rule that goes away.")]
     new = [R("100.1", "Alpha rules.", ["Example one, reworded."])]

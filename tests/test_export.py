@@ -36,6 +36,37 @@ def test_references_and_first_glossary_use_become_relative_links():
     assert "7040." in html  # a longer number is not a reference to 704
 
 
+def test_a_subtype_links_only_where_written_as_a_name():
+    """A glossary subtype (as the glossary defines Case, Role, Plains) is a name: the "case" of
+    "in that case" is an everyday word; a card type or keyword links in lower case as before."""
+    terms = links.glossary_terms(
+        [
+            ("Case", "An enchantment subtype. See rule 719, “Case Cards.”"),
+            (
+                "Role",
+                "Roles are colorless enchantment tokens. Each one has the Aura and Role subtypes.",
+            ),
+            ("Plains", "One of the five basic land types."),
+            ("Room", "1. A subsection of a dungeon card.\n2. An enchantment subtype."),
+            ("Creature", "A card type. A creature is a permanent."),
+            ("Trample", "A keyword ability."),
+        ],
+        "en",
+    )
+
+    def linked(text: str) -> list[str]:
+        html = links.linked(text, [], lambda n: None, terms, "g.html", set())
+        return re.findall(r'<a class="term" href="g.html#[^"]+">([^<]+)</a>', html)
+
+    assert linked("In that case, the creature with trample plays the role of a case.") == [
+        "creature",
+        "trample",
+    ]
+    assert linked("in that case, a Case; the Roles of Plains") == ["Case", "Roles", "Plains"]
+    assert linked("plains, a room of a dungeon") == ["room"]  # not every sense is a subtype
+    assert linked("Æther: in that case, the Cases") == ["Cases"]  # text beyond ASCII: the regex
+
+
 def test_text_is_escaped_not_interpreted():
     html = links.linked("<b>x</b> & y", [], lambda n: None, links.Terms(None, {}), "", set())
     assert html == "&lt;b&gt;x&lt;/b&gt; &amp; y"

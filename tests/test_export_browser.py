@@ -60,13 +60,27 @@ def test_search_from_a_folder_in_both_languages(page, pack, archive_build):
     page.screenshot(path=str(SHOTS / "pack-search-hit.png"))
 
 
-def test_a_rule_number_goes_straight_to_the_rule(page, pack):
+def test_a_rule_number_lists_the_rule_first_one_click_away(page, pack):
+    """search.html lists hits for a rule number as for any query (`data-rule`, in rank order):
+    the rule first, then its own rules; one click on it opens the rule."""
+    base = pack.as_uri()
+    assert _search(page, base, "702.19b") == ["702.19b"]
+    assert "1 hit ·" in page.inner_text("#status")
+    page.click(".hit a.num >> nth=0")
+    page.wait_for_url("**/en/702.html#702.19b")
     page.goto((pack / "index.html").as_uri())
     page.fill("form.find input[name=q]", "rule 702.19")
     page.press("form.find input[name=q]", "Enter")
+    page.wait_for_url("**/search.html?*")
+    page.wait_for_function("document.body.dataset.done === '1'")
+    hits = page.eval_on_selector_all("[data-rule]", "els => els.map(e => e.dataset.rule)")
+    assert hits[0] == "702.19" and "702.19b" in hits[1:]
+    assert all(h.startswith("702.19") for h in hits)
+    page.click(".hit a.num >> nth=0")
     page.wait_for_url("**/en/702.html#702.19")
     assert page.locator('[id="702.19"]').is_visible()
-    page.goto((pack / "search.html").as_uri() + "?q=" + urllib.parse.quote("规则704.5j"))
+    assert _search(page, base, "规则704.5j") == ["704.5j"]
+    page.click(".hit a.num >> nth=0")
     page.wait_for_url("**/zh/704.html#704.5j")
 
 

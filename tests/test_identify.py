@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,51 @@ def test_cli_identify(archive_build: Path, capsys, tmp_path: Path) -> None:
     assert main(["identify", str(junk), "--data", str(archive_build)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("crkb identify:") for line in err)
+
+
+def _trample(store) -> tuple[str, dict[str, str]]:
+    """The newest English release, and its trample rules (702.19a–…) by number."""
+    latest = store.version_ids("en")[-1]
+    rules = store.document(latest, "en").rules
+    return latest, {r.number: r.text for r in rules if r.number.startswith("702.19")}
+
+
+def test_a_clean_quote_of_a_rule_or_a_few_is_not_garbled(
+    store, client, archive_build: Path, tmp_path: Path, capsys
+) -> None:
+    """A judge pastes one paragraph of the current rules, with or without its number, or a few
+    lines: it fits the newest release and is no garbled copy, on the API and the command line."""
+    latest, trample = _trample(store)
+    text = trample["702.19b"]
+    quotes = {
+        "paragraph": text,
+        "numbered": f"702.19b {text}",
+        "indented": f"  {text}\n",
+        "few lines": "\n".join(trample[n] for n in ("702.19b", "702.19c", "702.19d")),
+    }
+    for name, quote in quotes.items():
+        result = identify_text(quote, store)
+        assert not result["garbled"] and latest in result["versions"], name
+        body = client.post("/api/identify", json={"text": quote}).get_json()
+        assert body["garbled"] is False and latest in body["versions"], name
+    path = tmp_path / "quote.txt"
+    path.write_text(text, "utf-8")
+    capsys.readouterr()
+    assert main(["identify", str(path), "--data", str(archive_build)]) == 0
+    said = capsys.readouterr().out
+    assert "1 rules matched by letters of rule texts" in said and "garbled" not in said
+
+
+def test_a_garbled_quote_is_still_garbled(store) -> None:
+    latest, trample = _trample(store)
+    text = trample["702.19b"]
+    assert "’" in text  # mojibake shows in its curly apostrophes
+    copies = {
+        "spaces and digits stripped": re.sub(r"[\s\d]", "", text),
+        "mojibake": text.encode("utf-8").decode("cp1252", errors="replace"),
+        "numbered mojibake": "702.19b " + text.encode("utf-8").decode("cp1252", "replace"),
+    }
+    for name, copy in copies.items():
+        result = identify_text(copy, store)
+        assert result["garbled"] and latest in result["versions"], name
+    assert identify_text(_seed("002"), store)["garbled"]  # the garbled seed

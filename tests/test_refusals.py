@@ -87,8 +87,10 @@ def test_a_few_numbered_lines_do_not_make_a_rules_text(tmp_path, capsys):
 def test_a_copy_with_enough_numbered_rules_is_named_and_not_stored(tmp_path, capsys, bullet):
     path = tmp_path / "fr.txt"
     path.write_text(french_rules(MIN_FOREIGN_RULES, bullet), encoding="utf-8")
-    assert main(["parse", str(path)]) == 0
-    assert "a rules text in French (recognised, not stored)" in capsys.readouterr().out
+    assert main(["parse", str(path)]) == 2  # named, and no rules read from it
+    err = capsys.readouterr().err.strip().split("\n")
+    assert len(err) == 1 and str(path) in err[0]
+    assert "a rules text in French (recognised, not stored" in err[0]
     result = read_file(path)
     assert result.language == "French" and result.documents == []
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from crkb.diff.lookup import translated_number
 from crkb.store.location import current_build
 from crkb.web import create_app
 
@@ -69,6 +70,37 @@ def test_glossary_terms_link_to_entries_that_exist(client):
     glossary = soup(client.get(path))
     assert glossary.find(id=frag) is not None
     assert glossary.find(id=frag).get_text().startswith("Deathtouch")
+
+
+def _term_links(client, number: str, lang: str = "en") -> dict[str, str]:
+    """The glossary links of one rule's text on its page: linked words → glossary anchor."""
+    page = soup(client.get(f"/rules/{number}?lang={lang}"))
+    col = column(page, "zh-Hans" if lang == "zh" else "en")
+    text = col.find(id=f"{lang}-{number}").select_one("p.text")
+    return {a.get_text(): a["href"].partition("#")[2] for a in text.select("a.term")}
+
+
+def test_a_subtype_is_a_glossary_term_only_where_the_rules_write_it_as_a_name(client, store):
+    """The glossary's subtypes (Case, Class, Role, Saga, Aura …) are names the rules write
+    capitalised: "in that case" (702.19b), "class level bar", "the role of a famous character"
+    are everyday words, not links to the enchantment subtypes."""
+    latest = store.version_ids()[-1]
+    text = store.rule(latest, "en", "702.19b").text
+    assert "in that case" in text
+    trample = _term_links(client, "702.19b")
+    assert trample["trample"] == "g-trample" and trample["lethal damage"] == "g-lethal-damage"
+    assert "g-case" not in trample.values()
+    page = soup(client.get("/rules/702.19b?lang=en"))
+    assert column(page, "en").select_one("p.text").get_text() == f"702.19b {text}"
+    assert "g-class" not in _term_links(client, "716.2").values()  # "A class level bar is …"
+    assert "g-role" not in _term_links(client, "902.1").values()  # "play the role of …"
+    # where the rules write the name, it is linked; and the other terms as before
+    assert _term_links(client, "719.1")["Case"] == "g-case"  # "Each Case card’s illustration"
+    assert _term_links(client, "716.4")["Class"] == "g-class"
+    assert _term_links(client, "303.4")["Aura"] == "g-aura"
+    assert _term_links(client, "714.1")["Saga"] == "g-saga"
+    assert _term_links(client, "202.3")["mana value"] == "g-mana-value"
+    assert "g-践踏" in _term_links(client, "702.19b", "zh").values()
 
 
 def test_both_languages_side_by_side_and_the_choice_is_remembered(client):
@@ -365,6 +397,29 @@ def test_search_query_is_escaped(client):
     assert "<script>alert" not in body and "&lt;script&gt;" in body
 
 
+def test_a_search_in_a_release_without_chinese_says_whose_translation_it_shows(client, store):
+    """Pinned to a release with no Chinese text, the page says the hits are the newest earlier
+    translation's, naming it, as the API's `version` does; a release translated says nothing."""
+    zh = store.version_ids("zh")
+    en_only = next(v for v in reversed(store.version_ids("en")) if v not in zh)
+    before = max(v for v in zh if v < en_only)
+    page = soup(client.get(f"/search?q=践踏&lang=zh&version={en_only}"))
+    notice = page.select_one(".older")
+    assert notice is not None and en_only in notice.get_text() and before in notice.get_text()
+    assert "no Chinese translation" in notice.get_text()
+    metas = [m.get_text() for m in page.select(".hit .meta")]
+    assert metas and all(m == f"zh · {before}" for m in metas)
+    api = client.get(f"/api/search?q=践踏&lang=zh&version={en_only}&limit=20").get_json()
+    assert api["version"] == before and {h["version"] for h in api["hits"]} == {before}
+    assert [a["href"].rsplit("/", 1)[1] for a in page.select(".hit a.num")] == [
+        h["number"] for h in api["hits"]
+    ]
+    for quiet in (f"/search?q=践踏&lang=zh&version={before}", "/search?q=践踏&lang=zh"):
+        assert soup(client.get(quiet)).select_one(".older") is None, quiet
+    page = soup(client.get(f"/search?q=trample&lang=en&version={en_only}"))
+    assert page.select(".hit") and page.select_one(".older") is None
+
+
 # JSON API -----------------------------------------------------------------------------------------
 def _inline(schema, components):
     if isinstance(schema, dict):
@@ -500,6 +555,16 @@ def test_diff_and_history_pages_in_chinese(client, store):
     h = soup(client.get(f"/rules/702.2/history?lang=zh&version={b}"))
     assert h.select_one("ol.history")["lang"] == "zh-Hans"
     assert store.rule(b, "zh", "702.2").text in h.select_one("ol.history").get_text()
+    # a rule added since the translation: its English history, and a number no rule has: 404
+    added = next(
+        r.number
+        for r in store.document(latest, "en").rules
+        if "." in r.number and translated_number(store, r.number, latest) is None
+    )
+    h = soup(client.get(f"/rules/{added}/history?lang=zh"))
+    assert h.select_one("ol.history")["lang"] == "en"
+    assert store.rule(latest, "en", added).text in h.select_one("ol.history").get_text()
+    assert client.get("/rules/999.9z/history?lang=zh").status_code == 404
 
 
 # serving ------------------------------------------------------------------------------------------
@@ -651,6 +716,26 @@ def test_rule_page_badges_open_translation_findings(own_reviews: Path, capsys):
     capsys.readouterr()
     page = soup(client.get("/v/2024-04-12/rules/115"))
     assert column(page, "zh-Hans").select("#zh-115\\.3 a.badge") == []
+
+
+def test_a_badge_stands_beside_the_rule_text_not_in_it(client, store):
+    """Copying a badged rule's text copies the rule alone: the badge is outside its p.text (and a
+    section's outside its heading), still shown and linked to the findings."""
+    page = soup(client.get("/v/2024-04-12/rules/115?lang=zh"))
+    rule = column(page, "zh-Hans").select_one("#zh-115\\.3")
+    badge = rule.select_one("a.badge")
+    assert badge is not None and badge.get_text(strip=True).startswith("翻译问题")
+    assert "/translation/2024-04-12" in badge["href"] and "chapter=115.3" in badge["href"]
+    assert rule.select("p.text a.badge") == []
+    text = store.rule("2024-04-12", "zh", "115.3").text
+    assert rule.select_one("p.text").get_text() == f"115.3 {text}"
+    section = column(soup(client.get("/v/2024-04-12/rules/308?lang=zh")), "zh-Hans")
+    assert section.select_one("a.badge") is not None
+    assert section.select("h3 a.badge, p.text a.badge") == []
+    assert (
+        section.select_one("h3.title").get_text()
+        == "308 " + store.rule("2024-04-12", "zh", "308").title
+    )
 
 
 def test_translation_page_filters_by_chapter(client):

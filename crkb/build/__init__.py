@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from crkb.build.pipeline import BuildReport, build, is_terms_list
+from crkb.build.pipeline import BuildReport, NothingUsable, build, is_terms_list
 
-__all__ = ["BuildReport", "build", "is_terms_list"]
+__all__ = ["BuildReport", "NothingUsable", "build", "is_terms_list"]

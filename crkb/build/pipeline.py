@@ -64,6 +64,21 @@ class BuildReport:
     bundles: list[str] = field(default_factory=list)
 
 
+class NothingUsable(BadInput):
+    """A corpus none of whose files is a rules document crkb stores; the files read, each with
+    why it was not used (`skipped`: (path, reason naming it); `reported`: (path, what it is))."""
+
+    def __init__(self, where: str, skipped: list[tuple[str, str]], reported: list[tuple[str, str]]):
+        files = len({path for path, _ in skipped + reported})
+        first = skipped[0][1] if skipped else f"{reported[0][0]}: {reported[0][1]}"
+        super().__init__(
+            f"{where}: no usable rules document found: {files} file(s) not used"
+            f" ({len(skipped)} skipped, {len(reported)} recognised, not stored); first: {first}"
+        )
+        self.skipped = skipped
+        self.reported = reported
+
+
 def is_terms_list(data: bytes) -> bool:
     """A provisional terms list (`English: 中文` lines), used for the dictionary, not parsed."""
     head = data[:20000].decode("utf-8", errors="replace")
@@ -377,5 +392,5 @@ def _gather(
         bad = asm.skipped + asm.flagged
         raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
     if not asm.docs:
-        raise BadInput(f"{where}: no usable rules document found")
+        raise NothingUsable(where, asm.skipped, asm.reported)
     return asm

@@ -15,14 +15,24 @@ if TYPE_CHECKING:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from crkb.build import build  # the parsers, matchers and indexer: loaded when building
+    # the parsers, matchers and indexer: loaded when building
+    from crkb.build import NothingUsable, build
 
     given = [Path(p) for p in args.corpus] if args.corpus else None
     corpus = config.corpus_layers(given, bundled=not args.no_bundled)
     if not corpus:
         raise BadInput("--no-bundled: give the corpus to build (--corpus DIR or CRKB_CORPUS)")
     data = Path(args.data) if args.data else config.data_dir()
-    report = build(corpus, data, strict=args.strict, finish=_render_pages)
+    try:
+        report = build(corpus, data, strict=args.strict, finish=_render_pages)
+    except NothingUsable as e:  # each file named with its reason, as a build that succeeds does
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")  # below the progress line
+        for _path, reason in e.skipped:
+            print(f"skipped: {reason}", file=sys.stderr)
+        for path, what in e.reported:
+            print(f"recognised, not stored: {path}: {what}", file=sys.stderr)
+        raise
     try:
         _tell(report)
     except KeyboardInterrupt:

@@ -27,9 +27,11 @@ def cmd_identify(args: argparse.Namespace) -> int:
     span = vs[0] if len(vs) == 1 else f"{vs[0]} … {vs[-1]} ({len(vs)} releases)"
     how = {
         "text": "rule texts",
-        "fingerprint": "letters of rule texts (garbled copy)",
+        "fingerprint": "letters of rule texts",
         "structure": "rule numbers and cross-references",
     }[result["method"]]
+    if result["garbled"]:
+        how += " (garbled copy)"
     lang = result["language"] or result["lang"]
     print(f"{path}: {lang} text fits {span}; {result['rules_matched']} rules matched by {how}")
     if vs[-1] == result["latest"]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from crkb.cli.options import emit, lang_option, open_store, reads_store, version_option
 from crkb.errors import BadInput
+from crkb.model import ParseResult
 from crkb.sources.reader import read_file
 from crkb.views import params, shapes
 
@@ -34,21 +35,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
     if not path.exists():
         raise BadInput(f"{path}: no such file")
     result = read_file(path)
+    if not result.documents:
+        raise BadInput(f"{path}: no rules read: {_why_no_rules(result, str(path))}")
     if args.json:
         emit(shapes.parsed(result))
         return 0
-    if result.language:
-        print(
-            f"{path}: {result.format}; a rules text in {result.language} (recognised, not stored)"
-        )
-    if result.garbled:
-        print(
-            f"{path}: {result.format}; garbled copy (numbers and spaces lost):"
-            " identify it by content"
-        )
-    if not result.documents:
-        for w in result.warnings:
-            print(w)
     for d in result.documents:
         c = d.counts()
         dangling = sum(r.dangling for r in d.references)
@@ -63,6 +54,24 @@ def cmd_parse(args: argparse.Namespace) -> int:
         for w in d.warnings:
             print(f"  warning: {w}")
     return 0
+
+
+def _why_no_rules(result: ParseResult, path: str) -> str:
+    """Why a file the reader recognised yields no rules documents (a garbled copy, a rules text
+    in another language, a page of a rules site), in a few words."""
+    if result.garbled:
+        return (
+            "a garbled copy (spaces and digits stripped by the copying site);"
+            " `crkb identify` tells its release by its letters"
+        )
+    if result.language:
+        return (
+            f"a rules text in {result.language} (recognised, not stored:"
+            " crkb reads English and Chinese)"
+        )
+    if result.warnings:  # the reader's verdict comes last
+        return result.warnings[-1].removeprefix(f"{path}: ")
+    return "no numbered rules found"
 
 
 def _print_rule(d: shapes.Json) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crkb.diff.match import Side, match_sides
@@ -51,44 +51,39 @@ class Lineage:
             self._back[pair] = back
         return back
 
+    def _walk(self, number: str, k: int, forward: bool) -> Iterator[tuple[str, str]]:
+        """(version, number) release by release from the `k`-th version, later or earlier, for
+        as long as the rule carries over."""
+        cur = number
+        steps = range(k, len(self.versions) - 1) if forward else range(k, 0, -1)
+        for i in steps:
+            if forward:
+                there = self.versions[i + 1]
+                nxt = self.pairs.get((self.versions[i], there), {}).get(cur)
+            else:
+                there = self.versions[i - 1]
+                nxt = self._backward((there, self.versions[i])).get(cur)
+            if nxt is None:
+                return
+            cur = nxt
+            yield there, cur
+
     def chain(self, number: str, version: str | None = None) -> list[tuple[str, str]]:
         """(version, number) for every version the rule exists in, following renumbering."""
         v = self.version_id(version)
         if number not in self.texts[v]:
             raise NotFound(f"no rule {number} in version {v}")
         k = self._index(v)
-        before: list[tuple[str, str]] = []
-        cur = number
-        for i in range(k, 0, -1):
-            prev = self._backward((self.versions[i - 1], self.versions[i])).get(cur)
-            if prev is None:
-                break
-            cur = prev
-            before.append((self.versions[i - 1], cur))
-        after: list[tuple[str, str]] = []
-        cur = number
-        for i in range(k, len(self.versions) - 1):
-            nxt = self.pairs.get((self.versions[i], self.versions[i + 1]), {}).get(cur)
-            if nxt is None:
-                break
-            cur = nxt
-            after.append((self.versions[i + 1], cur))
-        return before[::-1] + [(v, number)] + after
+        before = list(self._walk(number, k, forward=False))
+        return before[::-1] + [(v, number)] + list(self._walk(number, k, forward=True))
 
     def follow(self, number: str, version: str, other: str) -> str | None:
         """The number in `other` of the rule numbered `number` in `version` (None: it is not in
         `other`), walking only the releases between the two."""
         i, k = self._index(version), self._index(other)
-        cur = number
-        for j in range(i, k) if k > i else range(i, k, -1):
-            if k > i:
-                nxt = self.pairs.get((self.versions[j], self.versions[j + 1]), {}).get(cur)
-            else:
-                nxt = self._backward((self.versions[j - 1], self.versions[j])).get(cur)
-            if nxt is None:
-                return None
-            cur = nxt
-        return cur
+        if i == k:
+            return number
+        return next((n for v, n in self._walk(number, i, forward=k > i) if v == other), None)
 
     def history(self, number: str, version: str | None = None) -> dict[str, object]:
         """`{number, history: [{version, number, text}]}`, oldest first (SPEC `crkb history`)."""

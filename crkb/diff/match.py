@@ -6,6 +6,9 @@ text, same text up to cited numbers, same number, shared rare words), each score
 similarity plus context — position predicted from the anchors, matched parent, matched neighbours.
 The scores are solved as one maximum-weight assignment per connected group of candidates
 (`scipy.optimize.linear_sum_assignment`), then solved once more with the first answer as context.
+Pairs may cross levels, as the publisher's rules do (a rule's text becomes a subrule, a rule heading
+a section, a section a chapter; 2009 moved hundreds): a change of kind only costs a little, but a
+chapter or section paired across levels must have most of its matched rules under its partner.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz
 
 from crkb.model import Document, Rule
+from crkb.numbers import parent_of, within
 
 if TYPE_CHECKING:  # numpy and scipy (~60 MB) are imported by the functions that match, so a
     # process that only reads texts (a web worker) never holds them
@@ -303,8 +307,43 @@ def match_sides(old: Side, new: Side) -> dict[str, str]:
     cols = [j for j in range(len(new.rules)) if j not in taken]
     if rows and cols:
         pairs.update(_solve(old, new, pairs, rows, cols))
+    _drop_stray_headings(old, new, pairs)
     pairs.update(_same_number(old, new, pairs))
     return {old.rules[i].number: new.rules[j].number for i, j in sorted(pairs.items())}
+
+
+def _drop_stray_headings(old: Side, new: Side, pairs: dict[int, int]) -> None:
+    """Unpair a heading matched across levels when the rules under it went elsewhere.
+
+    Entries do change level, and those pairs are kept: a rule's text becomes a subrule
+    (2025-07-25: 903.11 → 903.11a) and subrules become rules, and a heading moves with its
+    rules (2009-07-11: rule 212.2 "Artifacts" became section 301, its subrules 301's rules;
+    section 217 "Zones" became chapter 4). A title alone says little, though: matched across
+    26 years, chapter 2 "Cards" of 1999 meets section 108 "Cards", and in 2009 rule 212.1
+    "General" meets section 500 "General", while the rules under them went elsewhere. A pair
+    across levels with a chapter or section on one side, whose old entry has matched rules
+    under it, stands only when most of them are under its partner.
+    """
+    heads = {
+        old.rules[i].number: i
+        for i, j in pairs.items()
+        if old.rules[i].kind != new.rules[j].kind
+        and {old.rules[i].kind, new.rules[j].kind} & {"chapter", "section"}
+    }
+    if not heads:
+        return
+    tally: dict[int, list[int]] = defaultdict(lambda: [0, 0])  # head → [under its partner, all]
+    for k, m in pairs.items():
+        up = parent_of(old.rules[k].number)
+        while up is not None:
+            if (i := heads.get(up)) is not None:
+                counts = tally[i]
+                counts[1] += 1
+                counts[0] += within(new.rules[m].number, new.rules[pairs[i]].number)
+            up = parent_of(up)
+    for i, (followed, under) in tally.items():
+        if 2 * followed <= under:
+            del pairs[i]
 
 
 def _same_number(old: Side, new: Side, pairs: dict[int, int]) -> dict[int, int]:

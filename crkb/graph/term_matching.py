@@ -1,5 +1,7 @@
 """Glossary terms found in a text: each current term's first use, matched as the rules write it
-(English case-insensitively at word edges with a plural ending, Chinese as written).
+(English case-insensitively at word edges with a plural ending, Chinese as written). A term the
+glossary defines as a subtype (Aura, Case, Class, Saga, Plains…) is a name: the rules always
+write it capitalised, so it is matched only so ("Case", not the "case" of "in that case").
 
 Shared by the service's rule pages (crkb/web/render.py) and the offline pack (crkb/export/links.py),
 which link the same words to the same entries.
@@ -16,6 +18,13 @@ import ahocorasick
 _OBSOLETE = re.compile(r"\(obsolete\)|（已废止）|（已废除）|（过时）", re.I)
 _QUALIFIER = re.compile(r"\s*[(（][^)）]*[)）]\s*$")
 MIN_TERM = {"en": 4, "zh": 2}
+# What a glossary definition (each sense of it) says of a name: a subtype, which the rules
+# always write capitalised (card types, supertypes and keywords they write in lower case)
+_KINDS = r"(?:artifact|enchantment|battle|creature|land|basic land|planeswalker|spell|planar|plane)"
+_IS_SUBTYPE = re.compile(
+    rf"^(?:\S+ is )?(?:an?|one of the(?: five)?) {_KINDS} (?:sub)?types?\b", re.I
+)
+_SENSE = re.compile(r"^\s*\d+\.\s+", re.M)  # "1. …\n2. …": a definition of several senses
 
 
 class Found:
@@ -44,13 +53,16 @@ class TermPattern:
     compile for each release, and one per rule text over the few terms it holds ~0.7 ms (most of
     rendering an old release's rule): so a text is scanned directly, finding what that regex
     finds: at each place, left to right, the first of the alternatives (longest first) that
-    matches there, in English case-insensitively, at a word start, with an optional plural
-    ending, at a word end. Which terms a text holds at all is one pass of an Aho-Corasick
-    automaton over it (a substring test per term was a fifth of an old page's rendering)."""
+    matches there, in English case-insensitively (a name, a form with capitals, exactly as
+    written), at a word start, with an optional plural ending, at a word end. Which terms a
+    text holds at all is one pass of an Aho-Corasick automaton over it (a substring test per
+    term was a fifth of an old page's rendering)."""
 
     def __init__(self, alts: list[str], lang: str) -> None:
         self.lang = lang
-        self.alts = alts  # lower-cased forms, longest first: the order of the alternation
+        # lower-cased forms and names as written, longest first: the order of the alternation
+        self.alts = alts
+        self._names = frozenset(k for k, a in enumerate(alts) if lang == "en" and a != a.lower())
         # forms whose case folds only as ASCII does, so `form in text.lower()` is exact
         self._plain = [a.isascii() or lang != "en" for a in alts]
         self._folded = [k for k, plain in enumerate(self._plain) if not plain]
@@ -66,7 +78,7 @@ class TermPattern:
             return []
         if self._finder is None:
             self._finder = _automaton(self.alts)
-        return [(end - size, k) for end, (k, size) in self._finder.iter(text)]
+        return [(end - size, k) for end, (ks, size) in self._finder.iter(text) for k in ks]
 
     def _in_order(self, held: set[int]) -> tuple[str, ...]:
         return tuple(self.alts[k] for k in sorted(held))
@@ -76,10 +88,10 @@ class TermPattern:
         if not self._folded:
             return []
         if self._any_folded is None:
-            self._any_folded = _alone("|".join(re.escape(self.alts[k]) for k in self._folded))
+            self._any_folded = _alone("|".join(_escaped(self.alts[k]) for k in self._folded))
         if self._any_folded.search(text) is None:
             return []
-        return [k for k in self._folded if _alone(re.escape(self.alts[k])).search(text)]
+        return [k for k in self._folded if _alone(_escaped(self.alts[k])).search(text)]
 
     def finditer(self, text: str) -> Iterator[re.Match[str] | Found]:
         plan = self._plan(text)
@@ -87,7 +99,8 @@ class TermPattern:
             return plan.finditer(text)
         low, places, english = plan
         return (
-            Found(text, i, stem, end) for i, stem, end, _k in _hits(low, places, self.alts, english)
+            Found(text, i, stem, end)
+            for i, stem, end, _k in _hits(text, low, places, self.alts, self._names, english)
         )
 
     def uses(self, text: str) -> Iterator[tuple[int, int, str]]:
@@ -95,12 +108,14 @@ class TermPattern:
         lower-cased is the alternative found there, with no match object to make."""
         plan = self._plan(text)
         if isinstance(plan, re.Pattern):
+            names = {self.alts[k] for k in self._names}
             for m in plan.finditer(text):
-                yield m.start(), m.end(), m.group(1).lower()
+                form = m.group(1)
+                yield m.start(), m.end(), form if form in names else form.lower()
             return
         low, places, english = plan
         alts = self.alts
-        for i, _stem, end, k in _hits(low, places, alts, english):
+        for i, _stem, end, k in _hits(text, low, places, alts, self._names, english):
             yield i, end, alts[k]
 
     def _plan(self, text: str) -> re.Pattern[str] | tuple[str, list[tuple[int, int]], bool]:
@@ -125,11 +140,15 @@ class TermPattern:
 
 
 def _automaton(alts: list[str]) -> ahocorasick.Automaton:
-    """Every alternative in one Aho-Corasick automaton, valued by (its place in `alts`, its
-    length less one): a hit ending at `end` starts at `end - (length - 1)`."""
-    finder = ahocorasick.Automaton()
+    """Every alternative (lower-cased: a name is found in the lower-cased text too, then
+    checked) in one Aho-Corasick automaton, valued by (its places in `alts`, its length less
+    one): a hit ending at `end` starts at `end - (length - 1)`."""
+    places: dict[str, list[int]] = {}  # "case" and "Case" are one word to find
     for k, a in enumerate(alts):
-        finder.add_word(a, (k, len(a) - 1))
+        places.setdefault(a.lower(), []).append(k)
+    finder = ahocorasick.Automaton()
+    for low, ks in places.items():
+        finder.add_word(low, (tuple(ks), len(low) - 1))
     if alts:
         finder.make_automaton()
     return finder
@@ -148,17 +167,24 @@ def _is_word(c: str) -> bool:
 
 
 def _hits(
-    low: str, places: list[tuple[int, int]], alts: list[str], english: bool
+    text: str,
+    low: str,
+    places: list[tuple[int, int]],
+    alts: list[str],
+    names: frozenset[int],
+    english: bool,
 ) -> Iterator[tuple[int, int, int, int]]:
     """(start, stem end, end, place in `alts`) of what `_build_regex(held, lang).finditer`
-    yields over the text (`held`: the alternatives of `places`, in the order of `alts`), without
+    yields over `text` (`held`: the alternatives of `places`, in the order of `alts`), without
     compiling it: at each start, left to right, the first alternative there (by its place in
     `alts`) that ends as a word ends (`low`: the text to compare with the lower-cased `alts`, as
-    long as the text)."""
+    long as the text; `names`: the places of the alternatives `text` must hold as written)."""
     n = len(low)
     pos = 0
     for i, k in sorted(places):
         if i < pos or (english and i > 0 and _is_word(low[i - 1])):
+            continue
+        if k in names and not text.startswith(alts[k], i):
             continue
         stem = i + len(alts[k])
         if not english:
@@ -173,11 +199,16 @@ def _hits(
                 break
 
 
+def _escaped(form: str) -> str:
+    """A form as a regex to run with re.I: a name (a form with capitals) matched as written."""
+    return re.escape(form) if form == form.lower() else f"(?-i:{re.escape(form)})"
+
+
 def _build_regex(alts: tuple[str, ...], lang: str) -> re.Pattern[str]:
-    joined = "|".join(re.escape(f) for f in alts)
     if lang == "en":
+        joined = "|".join(_escaped(f) for f in alts)
         return re.compile(rf"(?<![\w-])({joined})(?:s|es)?(?![\w-])", re.I)
-    return re.compile(f"({joined})")
+    return re.compile("({})".format("|".join(re.escape(f) for f in alts)))
 
 
 _term_regex = functools.lru_cache(maxsize=256)(_build_regex)  # forms beyond ASCII: rare
@@ -188,16 +219,37 @@ def anchor(term: str) -> str:
     return "g-" + re.sub(r"\s+", "-", term.strip().lower())
 
 
+def is_name(term: str, definition: str, lang: str) -> bool:
+    """Whether a glossary term is a name the rules write capitalised: an English term whose
+    definition says, in each of its senses, that it is a subtype ("An enchantment subtype.",
+    "One of the five basic land types.", "Each one has the Aura and Role subtypes", "Some
+    artifacts have the subtype “Equipment.”"). Card types, supertypes and keywords the rules
+    write in lower case ("a creature", "legendary", "trample"); a sense that is not a subtype
+    ("Room: 1. A subsection of a dungeon card.") keeps a term matched in either case."""
+    return lang == "en" and "type" in definition and _says_subtype(term, definition)
+
+
+@functools.lru_cache(maxsize=1024)  # the few definitions that speak of types, release to release
+def _says_subtype(term: str, definition: str) -> bool:
+    name = re.escape(_QUALIFIER.sub("", term).strip())
+    named = re.compile(
+        rf"(?:\bthe|\band|\bor|,) {name} (?:{_KINDS} )?(?:sub)?types?\b|the subtype \W?{name}\b"
+    )
+    senses = [s for s in _SENSE.split(definition) if s.strip()]
+    return bool(senses) and all(_IS_SUBTYPE.search(s) or named.search(s) for s in senses)
+
+
 @functools.lru_cache(maxsize=8192)  # terms repeat from release to release
-def term_forms(term: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
-    """(anchor, lower-cased forms to match) of a current glossary term; None when obsolete."""
+def term_forms(term: str, lang: str, name: bool = False) -> tuple[str, tuple[str, ...]] | None:
+    """(anchor, forms to match) of a current glossary term, lower-cased, or as written when the
+    term is a `name` (see `is_name`); None when obsolete."""
     if _OBSOLETE.search(term):
         return None
     forms = []
     for form in _QUALIFIER.sub("", term).split(", " if lang == "en" else "，"):
         form = form.strip()
         if len(form) >= MIN_TERM.get(lang, 2):
-            forms.append(form.lower())
+            forms.append(form if name else form.lower())
     return anchor(term), tuple(forms)
 
 
@@ -205,11 +257,12 @@ def glossary_anchors(
     entries: Iterable[tuple[str, str]], lang: str
 ) -> tuple[dict[str, str], dict[str, str]]:
     """(matched form → its entry's anchor, anchor → the entry's text) over a glossary's current
-    (not obsolete) terms and their comma variants: what the pages and the pack link."""
+    (not obsolete) terms and their comma variants: what the pages and the pack link. A form is
+    lower-cased, or as written for a name (`is_name`)."""
     anchors: dict[str, str] = {}
     texts: dict[str, str] = {}
     for term, text in entries:
-        found = term_forms(term, lang)
+        found = term_forms(term, lang, is_name(term, text, lang))
         if found is None:
             continue
         target, forms = found

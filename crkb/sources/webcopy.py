@@ -17,6 +17,7 @@ _RUN_ON = re.compile(r"[A-Za-z]{25,}")  # words glued together by a site that st
 # Words of the rules that survive in a garbled copy's glued runs ("Aplayermaycastaninstant…").
 _GAME_WORD = re.compile(r"player|spell|abilit|priority|permanent|battlefield|creature|mana")
 MIN_GAME_WORDS = 10
+GLUED_SHARE = 0.3  # more of a text's letters than this in glued runs: spaces were stripped
 # A rule number starting a line, after any list bullet: "901.3a …", "  • 901.1. Dalam …".
 _LISTED_RULE = re.compile(r"^[\s•·*\-–]*([1-9]\d{2}\.\d{1,3}[a-z]?)(?![\da-z])", re.M)
 # A copy in another language is a rules text only with this many numbered rules (the Malay
@@ -29,14 +30,18 @@ class NotRulesText(ValueError):
     """A text in a language crkb does not store that does not read as rules either."""
 
 
+def glued_runs(text: str) -> tuple[int, list[str]]:
+    """The text's Latin letters, and its runs of letters too long to be one word."""
+    latin_words = re.findall(r"[A-Za-z]+", text)
+    return sum(len(w) for w in latin_words), [w for w in latin_words if _RUN_ON.fullmatch(w)]
+
+
 def is_garbled(text: str) -> bool:
     """Spaces stripped by a copying site: long runs of letters glued into one 'word', and the
     runs read as the game's rules (a DNA sequence or a hash list is glued letters too)."""
-    latin_words = re.findall(r"[A-Za-z]+", text)
-    letters = sum(len(w) for w in latin_words)
-    runs = [w for w in latin_words if _RUN_ON.fullmatch(w)]
+    letters, runs = glued_runs(text)
     glued = sum(len(w) for w in runs)
-    if letters <= 200 or glued / letters <= 0.3:
+    if letters <= 200 or glued / letters <= GLUED_SHARE:
         return False
     return len(_GAME_WORD.findall(" ".join(runs).lower())) >= MIN_GAME_WORDS
 

@@ -90,7 +90,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         {
             "query": _S,
             "lang": _S,
-            "version": _NS,
+            "version": {
+                **_NS,
+                "description": "the release the hits are read in: a release with no text in"
+                " `lang` is read in the newest one before it (a translation lags the English)",
+            },
             "total": _I,
             "hits": _arr(_ref("Hit")),
             "did_you_mean": _NS,

@@ -202,8 +202,8 @@ def _column_of(store: Store, vid: str, lang: str, number: str) -> fragments.Show
         there: str | None = number
     elif lang == "zh":
         there = translated_number(store, number, vid)
-    else:
-        there = number_in(store, number, vid, v)
+    else:  # `vid` has no text in this language, so no lineage holds it: the same number
+        there = number
     return fragments.shown(store, v, lang, there) if there else None
 
 
@@ -321,6 +321,12 @@ def search() -> ResponseReturnValue:
             result = shapes.search(searcher(), q, lang, version, max(limit, 20), other=False)
     except NotFound as e:  # e.g. Chinese words in a release older than any translation
         result, note = None, str(e)
+    # a release with no Chinese text is searched in the newest translation before it: said so
+    read_in = (
+        result["version"]
+        if result and version and result["lang"] == "zh" and result["version"] != version
+        else None
+    )
     common = _common(store, version or store.version_ids()[-1])
     return render_template(
         "search.html",
@@ -328,6 +334,7 @@ def search() -> ResponseReturnValue:
         note=note,
         slang=lang,
         result=result,
+        read_in=read_in,
         hits=hits_html(result["hits"], common["latest"], rule_hrefs(), highlighted)
         if result
         else "",
@@ -383,12 +390,16 @@ def history(number: str) -> ResponseReturnValue:
     n = params.url_rule_number(number)
     version = request.args.get("version")
     vid = resolve(store, version)
-    result = shapes.history(store, n, vid)
-    if lang_choice() == "zh":  # the translation's own history, where there is one
+    result = None
+    # the translation's own history, where there is one (only one lineage is loaded: a rule
+    # the English release lacks is followed in English, which answers 404)
+    if lang_choice() == "zh" and store.rule(vid, "en", n) is not None:
         v = data.version_for(store, vid, "zh")
         there = None if v is None else n if v == vid else translated_number(store, n, vid)
         if v is not None and there is not None and store.rule(v, "zh", there) is not None:
             result = shapes.history(store, there, v, "zh")
+    if result is None:
+        result = shapes.history(store, n, vid)
     return render_template(
         "history.html",
         number=n,

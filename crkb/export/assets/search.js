@@ -641,7 +641,7 @@
     list.innerHTML = html.join("");
     var status = document.getElementById("status");
     status.textContent = (result.fixed ? "Showing results for “" + result.fixed + "”. " : "") +
-      (result.numbers.length ? result.numbers.length + " hits" : "No hits") +
+      (result.numbers.length ? result.numbers.length + (result.numbers.length === 1 ? " hit" : " hits") : "No hits") +
       " · " + ix.lang + " " + ix.version + " · " + ms.toFixed(0) + " ms";
   }
 
@@ -659,11 +659,9 @@
         document.body.dataset.done = "1";
         return;
       }
-      var result = search(ix, q), whole = wholeNumber(q);
-      if (whole && result.numbers[0] === whole) {
-        location.replace(href(ix.lang, whole));
-        return;
-      }
+      /* a rule number is listed as any query is (the rule first, then its own rules), its
+         rule one click away: the page never leaves for the rule by itself */
+      var result = search(ix, q);
       render(ix, result, performance.now() - t0);
       document.body.dataset.done = "1";
     });
