@@ -18,7 +18,7 @@ from crkb.errors import BadInput, StoreError
 from crkb.markup import merged_html
 from crkb.search import analysis, bridge, highlight
 from crkb.search.candidates import Ranker
-from crkb.search.opened import KEPT, REBUILD, error_reason
+from crkb.search.opened import KEPT, REBUILD, error_reason, stems
 from crkb.search.planning import Needles, clean_query
 
 MAX_LIMIT = 100
@@ -41,6 +41,8 @@ class Searcher(Ranker):
             if vs:
                 for d in np.flatnonzero(self._scope(lang, len(vs) - 1))[:KEPT].tolist():
                     self._kept[d] = self._fields(d)
+                    if lang == "en":  # the words a question's signals read: ~10% of its time
+                        self._kept_words[d] = stems(self._kept[d].text)
         self.speller.correct("warmup")
         for text in self.definitions.get("zh", {}).values():  # jieba: ~0.2 ms each, asked
             self._defined("zh", text)

@@ -144,6 +144,7 @@ class OpenIndex:
         # the newest release's documents in both languages, read when warmed and kept; and the
         # last few others read
         self._kept: dict[int, Stored] = {}
+        self._kept_words: dict[int, tuple[str, ...]] = {}  # the newest English texts' stems
         self._stored: LRUCache[int, Stored] = LRUCache(STORED)
 
     def _docnums(self) -> list[int]:
@@ -245,10 +246,9 @@ class OpenIndex:
 
     def _words(self, docnum: int, text: str) -> tuple[str, ...]:
         """The stems of an English text in order (cached per document)."""
-        got: tuple[str, ...] | None = self._seqs.get(docnum)
+        got: tuple[str, ...] | None = self._kept_words.get(docnum) or self._seqs.get(docnum)
         if got is None:
-            got = tuple(map(analysis.stem, analysis.english_words(text)))
-            self._seqs[docnum] = got
+            got = self._seqs[docnum] = stems(text)
         return got
 
     def _parent(self, lang: str, number: str, o: int) -> dict[str, str] | None:
@@ -278,6 +278,12 @@ class OpenIndex:
             return {}
         o_en, o_zh = en.index(zh[-1]), len(zh) - 1
         return mixed.title_terms(self.titles.get("en", {}), self.titles.get("zh", {}), o_en, o_zh)
+
+
+def stems(text: str) -> tuple[str, ...]:
+    """The stems of an English text's words, in order (interned: the newest release's texts,
+    kept whole, share a few thousand stems)."""
+    return tuple(sys.intern(analysis.stem(w)) for w in analysis.english_words(text))
 
 
 def keep_bounded(table: dict[K, V], key: K, value: V, most: int) -> V:
