@@ -22,7 +22,7 @@ from cachetools import LRUCache
 from crkb.diff.lookup import lineage
 from crkb.diff.match import match_rules
 from crkb.errors import BadInput, NotARulesDocument, NotFound
-from crkb.model import Document
+from crkb.model import Document, ParseResult
 from crkb.numbers import sort_key
 from crkb.sources.reader import read_bytes
 from crkb.sources.webcopy import GLUED_SHARE, glued_runs
@@ -450,33 +450,50 @@ def _rules_of(docs: Iterable[Document]) -> dict[str, dict[str, str]]:
     return out
 
 
-def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict[str, Any]:
-    """Which version(s) a copied text fits best, how many rules matched, what changed since."""
-    try:
-        result = read_bytes(text.encode("utf-8"), source)
-        docs, stripped, language = result.documents, result.garbled, result.language
-        by_letters = stripped  # a copy that lost its numbers and spaces
-    except NotARulesDocument:
-        docs, stripped, language = [], False, None
-        by_letters = True  # no numbered rules (a quoted paragraph, or a garbled copy): letters
-    garbled = stripped or looks_garbled(text)
+def _first_method(read: ParseResult | None) -> str:
+    """How a copy is matched against the store first, decided by what reading it found alone: a
+    copy that lost its numbers and spaces, or with no numbered rules at all (a quoted paragraph,
+    a garbled copy: `read` is None), by its letters ("fingerprint"); one read into rules, by
+    their text ("text"); one read without any (another language), by its rule numbers and the
+    references it keeps ("structure")."""
+    if read is None or read.garbled:
+        return "fingerprint"
+    return "text" if read.documents else "structure"
+
+
+def _fits(method: str, store: Store, text: str, copies: dict[str, dict[str, str]]) -> list[Fit]:
+    """The copy's fits by one method, for each language of the store it is compared with."""
     fits: list[Fit] = []
-    copies: dict[str, dict[str, str]] = {}
-    if docs and not by_letters:
-        copies = _rules_of(docs)
+    if method == "text":
         for lang, rules in copies.items():
             if (idx := index_for(store, lang)) is not None:
                 fits.append(fit_text(idx, list(rules.items())))
-        # mojibake spoils every quote mark of a numbered copy; its letters still match
-        by_letters = garbled and not any(f.best() for f in fits)
-    elif not by_letters:
+    elif method == "structure":
         numbers, refs = structure_of(text)
         if (idx := index_for(store, "en")) is not None and numbers:
             fits.append(fit_structure(idx, numbers, refs))
-    if by_letters:
+    else:
         for lang in ("en", "zh"):
             if (idx := index_for(store, lang)) is not None:
                 fits.append(fit_fingerprints(idx, text))
+    return fits
+
+
+def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict[str, Any]:
+    """Which version(s) a copied text fits best, how many rules matched, what changed since."""
+    read: ParseResult | None
+    try:
+        read = read_bytes(text.encode("utf-8"), source)
+    except NotARulesDocument:
+        read = None
+    language = read.language if read is not None else None
+    garbled = (read is not None and read.garbled) or looks_garbled(text)
+    method = _first_method(read)
+    copies = _rules_of(read.documents) if read is not None and method == "text" else {}
+    fits = _fits(method, store, text, copies)
+    if method == "text" and garbled and not any(f.best() for f in fits):
+        # mojibake spoils every quote mark of a numbered copy; its letters still match
+        fits += _fits("fingerprint", store, text, copies)
     if not fits:
         raise BadInput(f"{source}: no rules found to compare with the store")
     try:
