@@ -159,7 +159,7 @@ def test_a_question_about_a_member_finds_the_rule_about_its_class(s: Searcher) -
 def test_todays_chinese_word_finds_a_rule_in_the_former_one(s: Searcher) -> None:
     # 100.1 says 使用 (the former word), never 施放: only the former name finds it
     assert numbers(s.search("施放", lang="zh")) == ["100.1"]
-    assert numbers(s.search("重置步骤中可以施放咒语吗", lang="zh"))[0] == "100.1"
+    assert numbers(s.search("在我的回合里可以施放咒语吗", lang="zh"))[0] == "100.1"
 
 
 def test_a_chinese_what_is_question_reads_the_definition_in_the_english_parallel(

@@ -63,8 +63,8 @@ def test_a_long_chinese_word_also_meets_each_of_its_parts() -> None:
 
 
 def test_neng_inside_an_ability_does_not_ask_what_can_be_done() -> None:
-    assert not asks_can_zh("同时触发的异能由谁决定顺序")
-    assert asks_can_zh("重置步骤中可以施放咒语吗")
+    assert not asks_can_zh("两个异能同时触发时谁来排序")
+    assert asks_can_zh("维持步骤中可以施放咒语吗")
     assert asks_can_zh("敏捷的生物刚获得操控就能攻击吗")
     assert asks_can_zh("生物能不能阻挡")
 

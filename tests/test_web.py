@@ -368,7 +368,7 @@ def test_search_page_hits_link_to_rules_and_number_jumps(client):
 def test_search_with_version_and_did_you_mean(client):
     page = soup(client.get("/search?q=deathtouch&version=2010-07-16&lang=en"))
     assert all("/v/2010-07-16/" in a["href"] for a in page.select(".hit a.num"))
-    dym = soup(client.get("/search?q=deathtuch&lang=en")).select_one(".dym a")
+    dym = soup(client.get("/search?q=dethtouch&lang=en")).select_one(".dym a")
     assert dym is not None and "deathtouch" in dym.text
     # a Chinese slip of pinyin input (避邪 for 辟邪, Hexproof), on the page and in the API
     page = soup(client.get("/search?q=避邪能被指定吗"))

@@ -23,7 +23,7 @@ CALLS: list[tuple[str, dict[str, object]]] = [
     ("pages.glossary", {"version": "2024-04-12"}),
     ("pages.glossary", {"version": None}),
     ("pages.history", {"number": "702.19b"}),
-    ("pages.search", {"q": "first strike", "lang": "en"}),  # a space: Flask's own answer
+    ("pages.search", {"q": "double strike", "lang": "en"}),  # a space: Flask's own answer
     ("pages.search", {"q": "先攻"}),
     ("pages.rule", {"number": "a/b?c#d"}),
     ("pages.rule", {"number": "{0}"}),

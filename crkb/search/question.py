@@ -1,6 +1,6 @@
 """Query understanding: which words of a question carry its content, and the forms they take.
 
-Players ask "what happens if …", "can I …", "起手要抓几张牌"; the rules state things. Question
+Players ask "what happens if …", "can I …", "横置的生物能阻挡吗"; the rules state things. Question
 words and filler are dropped; modal and negating words count a little; number words meet digits;
 a word meets its inflected and negated forms (tapped / untapped) where the rules use them.
 """

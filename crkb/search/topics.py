@@ -14,7 +14,8 @@ from crkb.search.analysis import term_key
 
 MAX_WORDS = 6  # the longest English title looked for, in words
 # A keyword's or a variant's name marks what a question is about however many other words it
-# has ("what is the starting life total in commander"): its title counts as half the query at least.
+# has ("how much life does each player have in a brawl game"): its title counts as half the query
+# at least.
 SPECIFIC_SHARE = 0.5
 # The generic last words of variants' and options' titles a player leaves out: "two headed
 # giant" for Two-Headed Giant Variant, 双头巨人 for 双头巨人玩法 (English as term keys). ("Saga"

@@ -303,7 +303,7 @@ def document() -> dict[str, Any]:
                                 "minLength": 1,
                                 "maxLength": 200,
                                 "pattern": r"\S",  # blank queries are refused
-                                "examples": ["deathtouch", "死触", "702.2", "first strike"],
+                                "examples": ["deathtouch", "死触", "702.2", "vigilance"],
                             },
                         ),
                         _param("lang", schema={"type": "string", "enum": ["auto", "en", "zh"]}),

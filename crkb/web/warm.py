@@ -6,9 +6,10 @@ from flask import Flask
 
 from crkb.errors import CrkbError
 
-# A search in each language that goes through every piece a first search loads (jieba and its
-# dictionary, OpenCC, the scopes, the speller); asked directly, so no page is cached for it.
-WARM_SEARCHES = (("en", "first strike"), ("zh", "先攻"))
+# A question in each language, which goes through every piece a first search loads (jieba and
+# its dictionary, OpenCC, the scopes, the speller, the question's signals); asked directly, so no
+# page is cached for it. Not a judged query: a warmed worker has asked none of them yet.
+WARM_SEARCHES = (("en", "can a creature with vigilance attack"), ("zh", "警戒生物攻击时会横置吗"))
 WARM_RULE = "100.1"
 
 
