@@ -40,9 +40,8 @@ class Searcher(Ranker):
         for lang, vs in self.versions.items():
             if vs:
                 for d in np.flatnonzero(self._scope(lang, len(vs) - 1))[:KEPT].tolist():
-                    self._kept[d] = self._fields(d)
-                    if lang == "en":  # the words a question's signals read: ~10% of its time
-                        self._kept_words[d] = stems(self._kept[d].text)
+                    f = self._fields(d)
+                    self._kept[d] = f._replace(words=stems(f.text)) if lang == "en" else f
         self.speller.correct("warmup")
         for text in self.definitions.get("zh", {}).values():  # jieba: ~0.2 ms each, asked
             self._defined("zh", text)
