@@ -221,6 +221,20 @@ def test_every_encoding_and_line_ending(raw, expected):
     assert decode(raw).text == expected
 
 
+def test_a_chinese_text_saved_as_gbk_reads_as_the_same_chinese_rules():
+    """Windows in Chinese saves "ANSI" text as GBK (GB18030): its rules, character for
+    character, as the UTF-8 file's; an English file's stray high bytes still read as cp1252."""
+    text = zh_doc_text("100.1. 这些万智牌规则适用于任何游戏。“引号”—破折号。\n\n例如：甲。\n\n")
+    utf8, gbk = parse(text), parse(text, encoding="gb18030")
+    assert (gbk.lang, gbk.version, gbk.flags["encoding"]) == ("zh", "2024-04-12", "gb18030")
+    assert [(r.number, r.text, r.examples) for r in gbk.rules] == [
+        (r.number, r.text, r.examples) for r in utf8.rules
+    ]
+    assert gbk.rule_map()["100.1"].text == "这些万智牌规则适用于任何游戏。“引号”—破折号。"
+    english = parse(doc_text("100.1. A player\x92s \x93card\x94.\n\n"), encoding="latin-1")
+    assert english.rule_map()["100.1"].text == "A player’s “card”."
+
+
 def test_a_cp437_file_is_read_wholly_as_cp437():
     """0x96 and 0x92 are cp437's û and Æ here, not cp1252's dash and apostrophe."""
     body = (

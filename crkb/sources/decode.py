@@ -2,7 +2,8 @@
 
 The publisher's files are UTF-8 (with or without BOM), UTF-16 (LE/BE, with BOM), cp1252 or
 MacRoman, and some otherwise-ASCII files carry a few stray bytes from yet another code page (CP437
-`Dand\\x83n`, MacRoman `El-Hajj\\x89j`). A single-byte file is decoded wholly in the likeliest code
+`Dand\\x83n`, MacRoman `El-Hajj\\x89j`); a Chinese text saved on Windows in Chinese is GB18030
+(GBK). A single-byte file is decoded wholly in the likeliest code
 page that reads every high byte in place as a letter or punctuation (a file is written in one);
 only when none does is it mended byte by byte: the code page that makes its punctuation
 plausible, and a high byte inside a word read in whichever code page makes it a lower-case Latin
@@ -19,6 +20,11 @@ _SINGLE_BYTE = ("cp1252", "mac_roman", "cp437")
 _GOOD_PUNCT = set("’‘“”—–™®©…•°½¼¾±×")
 _HIGH = re.compile(rb"[\x80-\xff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")  # the common CJK ideographs
+# A GB18030 reading's share of Chinese characters that makes it a Chinese text: a Chinese rules
+# text is about three quarters Chinese, a bilingual page about half; an English file in a single
+# byte code page, read as GB18030, less than one character in ten thousand.
+CHINESE_SHARE = 0.1
 
 
 @dataclass(slots=True)
@@ -168,6 +174,17 @@ def _looks_utf16(data: bytes) -> str | None:
     return None
 
 
+def _decode_chinese(data: bytes) -> tuple[str, str] | None:
+    """A Chinese text saved in GB18030 (or its subsets GBK and GB2312: what Windows in Chinese
+    saves as "ANSI"), or None. GB18030 reads almost any bytes without error, a cp1252 file's
+    `\x92s` included, so it is taken only when what it reads is largely Chinese."""
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        return None
+    return (text, "gb18030") if len(_HAN.findall(text)) >= CHINESE_SHARE * len(text) else None
+
+
 def normalise_newlines(text: str) -> str:
     """CRLF, bare CR and mixtures become LF."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -190,7 +207,7 @@ def decode(data: bytes) -> Decoded:
             text = data.decode("utf-8-sig")
             enc = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
         except UnicodeDecodeError:
-            text, enc = _decode_single_byte(data)
+            text, enc = _decode_chinese(data) or _decode_single_byte(data)
     text = text.lstrip("\ufeff")
     controls = len(_CONTROL.findall(text, 0, 65536))
     if controls > 0.01 * max(1, min(len(text), 65536)):
