@@ -409,8 +409,12 @@ def _matched(
 
 def _changed(
     store: Store, lang: str, version: str, copy: dict[str, str], latest: str
-) -> list[dict[str, str | None]]:
-    """Rules of the copy whose text is different in the newest release (following renumbering)."""
+) -> list[dict[str, str | bool | None]]:
+    """Rules of the copy whose text or number is different in the newest release (following
+    renumbering): a rule renumbered with its text unchanged is listed too, since its number in
+    the copy may now name another rule. `kind` is as `crkb diff` says it: `changed` (same
+    number, new text), `moved` (new number, same text), `moved_changed` or `removed`;
+    `number_reused`: the copy's number names another rule in the newest release."""
     new_doc = store.document(latest, lang)
     mapping: dict[str, str | None] = {n: n for n in copy}  # numbers the old release lacks
     if version != latest:
@@ -428,12 +432,21 @@ def _changed(
     for number in sorted(copy, key=sort_key):
         new_number = mapping.get(number)
         new = now.get(new_number) if new_number else None
-        if new is not None and normalise(new.text) == normalise(copy[number]):
-            continue
+        same_text = new is not None and normalise(new.text) == normalise(copy[number])
+        if new is None:
+            kind = "removed"
+        elif new.number == number:
+            if same_text:
+                continue
+            kind = "changed"
+        else:
+            kind = "moved" if same_text else "moved_changed"
         out.append(
             {
                 "number": number,
                 "number_now": new.number if new else None,
+                "kind": kind,
+                "number_reused": kind != "changed" and number in now,
                 "old_text": copy[number],
                 "new_text": new.text if new else None,
             }

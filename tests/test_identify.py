@@ -126,7 +126,8 @@ def test_changed_since_lists_what_differs_in_the_newest_release(store) -> None:
     assert "903.1" in changed and "900.1" not in changed
     for c in changed.values():
         assert c["new_text"] is None or c["new_text"] == now[c["number_now"]].text
-        assert c["new_text"] is None or normalise(c["new_text"]) != normalise(c["old_text"])
+        if c["number_now"] in (None, c["number"]):  # not renumbered: removed or a new text
+            assert c["new_text"] is None or normalise(c["new_text"]) != normalise(c["old_text"])
 
 
 def test_changed_since_follows_rules_renumbered_into_another_chapter(store) -> None:
@@ -146,6 +147,41 @@ def test_changed_since_follows_rules_renumbered_into_another_chapter(store) -> N
     }
     assert changed["502.9b"]["new_text"] == now["702.19b"].text
     assert changed["502.9d"]["new_text"] is None
+
+
+def test_a_rule_renumbered_with_its_text_unchanged_is_listed(
+    store, client, archive_build: Path, tmp_path: Path, capsys
+) -> None:
+    """2025-07-25 moved 903.11's text to 903.11a and made 903.11 a new rule: a judge citing a
+    2025-06-06 printout's 903.11 would cite another rule, so identify lists it (library, command
+    line, API), though no text of the copy differs."""
+    old = store.document("2025-06-06", "en").rules
+    quote = "\n".join(
+        f"{r.number}{'.' if r.kind == 'rule' else ''} {r.text}"
+        for r in old
+        if r.number.startswith(("903.9", "903.10")) or r.number == "903.11"
+    )
+    result = identify_text(quote, store)
+    assert result["versions"][-1] == "2025-06-06" and result["latest"] == "2025-07-25"
+    (c,) = result["changed_since"]
+    assert (c["number"], c["number_now"], c["kind"], c["number_reused"]) == (
+        "903.11",
+        "903.11a",
+        "moved",
+        True,
+    )
+    assert c["new_text"] == c["old_text"]
+    body = client.post("/api/identify", json={"text": quote}).get_json()
+    assert [(c["number"], c["number_now"], c["kind"]) for c in body["changed_since"]] == [
+        ("903.11", "903.11a", "moved")
+    ]
+    path = tmp_path / "commander.txt"
+    path.write_text(quote, "utf-8")
+    capsys.readouterr()
+    assert main(["identify", str(path), "--data", str(archive_build)]) == 0
+    said = capsys.readouterr().out
+    assert "1 of its rules differ or were renumbered in the newest release (2025-07-25)" in said
+    assert "903.11 → 903.11a (renumbered, same text; 903.11 is now another rule)" in said
 
 
 def test_a_quoted_current_rule_is_current(store) -> None:

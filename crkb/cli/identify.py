@@ -37,11 +37,31 @@ def cmd_identify(args: argparse.Namespace) -> int:
     if vs[-1] == result["latest"]:
         print("  current: fits the newest release")
     changed = result["changed_since"]
-    print(f"  {len(changed)} of its rules differ in the newest release ({result['latest']})")
+    print(
+        f"  {len(changed)} of its rules differ or were renumbered in the newest release"
+        f" ({result['latest']})"
+    )
     for c in changed:
-        now = c["number_now"] or "gone"
-        print(f"    {c['number']} → {now}" if now != c["number"] else f"    {c['number']}")
+        print(f"    {_change_line(c)}")
     return 0
+
+
+_HOW = {
+    "changed": "text changed",
+    "moved": "renumbered, same text",
+    "moved_changed": "renumbered, text changed",
+    "removed": "removed",
+}
+
+
+def _change_line(c: dict[str, Any]) -> str:
+    """`903.11 → 903.11a (renumbered, same text; 903.11 is now another rule)`."""
+    number = c["number"]
+    head = number if c["number_now"] in (None, number) else f"{number} → {c['number_now']}"
+    how = _HOW[c["kind"]]
+    if c["number_reused"]:
+        how += f"; {number} is now another rule"
+    return f"{head} ({how})"
 
 
 def register(sub: Any) -> None:

@@ -172,7 +172,27 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         required=["from_zh", "to_en", "counts", "rules"],
     ),
     "Identified": _obj(
-        {"lang": _NS, "versions": _arr(_S), "rules_matched": _I, "changed_since": _arr({})},
+        {
+            "lang": _NS,
+            "versions": _arr(_S),
+            "rules_matched": _I,
+            # rules of the copy changed, renumbered or removed in the newest release
+            "changed_since": _arr(
+                _obj(
+                    {
+                        "number": _S,
+                        "number_now": _NS,
+                        "kind": {
+                            "type": "string",
+                            "enum": ["changed", "moved", "moved_changed", "removed"],
+                        },
+                        "number_reused": _B,
+                        "old_text": _S,
+                        "new_text": _NS,
+                    }
+                )
+            ),
+        },
         required=["lang", "versions", "rules_matched", "changed_since"],
     ),
 }
