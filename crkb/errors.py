@@ -22,6 +22,8 @@ class NotFound(CrkbError):
     """An unknown rule, version or page."""
 
     http_status = 404
+    versions: tuple[str, ...] = ()  # releases to offer instead of the one `asked` for
+    asked: str = ""
 
 
 class Interrupted(CrkbError):

@@ -289,6 +289,8 @@ def test_diff_history_search_check_commands(archive_build, capsys):
     [
         (["search", ""], "QUERY: empty"),
         (["search", "   "], "QUERY: empty"),
+        # a pasted rule: refused as the API and the page refuse it, not searched cut short
+        (["search", "trample " * 30], "the query is too long (at most 200 characters)"),
         (["check", "--kind", "bogus"], "kind must be one of missing_rule"),
     ],
 )
@@ -298,6 +300,20 @@ def test_empty_searches_and_unknown_kinds_are_refused_in_one_line(
     assert main([*args, "--data", str(archive_build)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err
+
+
+def test_show_both_reads_a_named_release_as_latest(archive_build, capsys):
+    """`--version <the newest id>` is `--version latest`: with both languages, the newest
+    translation stands beside it, under its own number for a renumbered rule (Counter)."""
+    data = ["--data", str(archive_build)]
+    assert main(["versions", "--json", *data]) == 0
+    newest = json.loads(capsys.readouterr().out)["versions"][-1]["id"]
+    answers = []
+    for version in ("latest", newest):
+        assert main(["show", "701.6", "--version", version, "--lang", "both", "--json", *data]) == 0
+        answers.append(json.loads(capsys.readouterr().out))
+    assert answers[0] == answers[1]
+    assert (answers[1]["en"]["title"], answers[1]["zh"]["title"]) == ("Counter", "反击")
 
 
 def test_show_writes_chapter_and_section_numbers_without_a_dot(archive_build, capsys):

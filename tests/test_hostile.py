@@ -216,6 +216,8 @@ def test_hostile_queries_get_a_bounded_answer(client, query):
     if page.status_code == 200:
         box = body.select_one("main input[name=q]")
         assert box is not None and box["value"] == query  # shown back as typed, as text
+        # a longer paste is cut by the browser to what a search reads, not refused by it
+        assert {i["maxlength"] for i in body.select("input[name=q]")} == {"200"}
     api = client.get("/api/search", query_string={"q": query})
     assert api.status_code in (200, 400) and api.is_json
     found = api.get_json()

@@ -40,6 +40,21 @@ def test_rule_page_shows_rule_children_and_their_exact_text(client, store):
         assert text == f"{child.number} {child.text}"  # links change nothing in the words
 
 
+def test_examples_read_as_the_source_writes_them_in_both_languages(client, store):
+    """ "Example: …" with its space, "例如：…" without one: copied from the page, an example is
+    the source's line."""
+    shown = {}
+    for lang, html_lang, label in (("en", "en", "Example: "), ("zh", "zh-Hans", "例如：")):
+        version = store.version_ids(lang)[-1]
+        col = column(soup(client.get(f"/rules/702.19?lang={lang}")), html_lang)
+        for child in store.children(version, lang, "702.19"):
+            rule = col.find(id=f"{lang}-{child.number}")
+            texts = [p.get_text() for p in rule.select("p.example")]
+            assert texts == [label + ex for ex in child.examples], child.number
+            shown[lang] = shown.get(lang, 0) + len(texts)
+    assert shown["en"] and shown["zh"]
+
+
 def test_cross_references_link_with_target_text_on_hover(client, store):
     latest = store.version_ids()[-1]
     page = soup(client.get("/rules/702.2?lang=en"))
@@ -173,6 +188,9 @@ def test_an_older_translation_stands_beside_the_rule_it_translates(client, store
     assert f"此规则在该版中为 {old}" in column(page, "zh-Hans").select_one(".note").text
     both = client.get(f"/api/rules/{new}?lang=both").get_json()
     assert both["zh"]["number"] == old and both["zh"]["version"] == zh
+    # the newest release named by its id is read as `latest` is: the same translation beside it
+    named = store.version_ids("en")[-1]
+    assert client.get(f"/api/rules/{new}?lang=both&version={named}").get_json() == both
     # a rule added since that release has no Chinese beside it, and the page says so
     changes = client.get(f"/api/diff?from={zh}&to=latest").get_json()["changes"]
     added = next(c["new_number"] for c in changes if c["kind"] == "added")
@@ -299,6 +317,29 @@ def test_unknown_versions_and_path_tricks_are_404_pages(client, path):
     r = client.get(path)
     assert r.status_code == 404
     assert "<script" not in r.get_data(as_text=True)
+
+
+def test_an_unknown_release_date_offers_the_releases_beside_it(client, store):
+    """A judge types the event's date: the page names the releases on either side of it and
+    links the same page in each; a release with no translation links the one before it."""
+    import datetime
+
+    ids = store.version_ids()
+    day = datetime.timedelta(days=1)
+    before, after = ids[-3], ids[-2]
+    between = (datetime.date.fromisoformat(before) + day).isoformat()
+    assert before < between < after  # releases are months apart
+    r = client.get(f"/v/{between}/rules/100.1?lang=en")
+    assert r.status_code == 404
+    page = soup(r)
+    assert f"nearest: {before}, {after}" in page.select_one("p.message").text
+    offered = [a["href"] for a in page.select("p.releases a")]
+    assert offered == [f"/v/{before}/rules/100.1?lang=en", f"/v/{after}/rules/100.1?lang=en"]
+    assert all(client.get(href).status_code == 200 for href in offered)
+    newest, translated = ids[-1], store.version_ids("zh")[-1]
+    page = soup(client.get(f"/translation/{newest}"))
+    assert [a["href"] for a in page.select("p.releases a")] == [f"/translation/{translated}"]
+    assert client.get(f"/translation/{translated}").status_code == 200
 
 
 def test_api_errors_are_json(client):

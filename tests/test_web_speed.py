@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from crkb.store.db import Store
-from crkb.store.diskcache import CACHE_NAME, DiskCache
+from crkb.store.diskcache import DiskCache
 from crkb.store.location import current_build
-from crkb.web import create_app, data, fragments
+from crkb.web import create_app, data, fragments, rendering
 
 pytestmark = pytest.mark.archive
 
@@ -122,7 +122,7 @@ def test_pages_of_the_newest_release_need_no_rendering_after_the_build(
     count, _seconds = prerender(archive_build)
     newest = {lang: store.version_ids(lang)[-1] for lang in ("en", "zh")}
     assert count >= len(_sample(store, newest["en"], "en", 10**6))  # every rule of the English
-    names, contents = DiskCache(current_build(archive_build) / CACHE_NAME).counts()
+    names, contents = DiskCache(current_build(archive_build) / rendering.cache_name()).counts()
     assert names >= count and contents <= names
 
     def no_rendering(*args: object, **kwargs: object) -> None:
@@ -166,7 +166,7 @@ def test_a_column_rendered_by_one_worker_is_shown_by_another(
     from crkb.views.params import url_rule_number
 
     version = "2012-07-01"  # no Chinese text: the `both` page shows the English column alone
-    disk = DiskCache(current_build(archive_build) / CACHE_NAME)
+    disk = DiskCache(current_build(archive_build) / rendering.cache_name())
     number = next(
         n
         for n in reads.numbers(store, store.doc_id(version, "en") or 0)
@@ -186,6 +186,28 @@ def test_a_column_rendered_by_one_worker_is_shown_by_another(
     assert second.status_code == 200
     column = shown[shown.index('<article class="col"') : shown.index("</article>")]
     assert column in second.get_data(as_text=True)
+
+
+def test_pages_kept_by_former_code_are_not_served_by_an_upgraded_crkb(
+    archive_build: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages and columns kept beside a build are the rendering of the code that made them:
+    crkb upgraded in place (a mended template) renders its own, not the former code's."""
+    url = "/v/2012-07-01/rules/100.1?lang=en"
+
+    def served_by(code: str) -> str:
+        monkeypatch.setattr(rendering, "signature", lambda: code)
+        client = create_app({"DATA": str(archive_build)}).test_client()
+        return client.get(url).get_data(as_text=True)
+
+    fresh = served_by("former")
+    assert "100.1" in fresh
+    with sqlite3.connect(current_build(archive_build) / rendering.cache_name()) as conn:
+        conn.execute("UPDATE blobs SET body = ?", (b"\x00text/html\nthe former code's page",))
+    assert served_by("former") == "the former code's page"  # what that code kept is served
+    assert served_by("upgraded") == fresh  # rendered again by the new code
+    monkeypatch.undo()
+    assert rendering.cache_name().startswith("cache/web-")
 
 
 # warm workers -----------------------------------------------------------------------------------
@@ -216,12 +238,12 @@ def test_warming_without_a_build_warms_nothing(tmp_path: Path) -> None:
 # the cache on disk -------------------------------------------------------------------------------
 @pytest.mark.parametrize("place", ["garbage", "missing directory"])
 def test_a_cache_that_cannot_be_used_is_only_a_miss(tmp_path: Path, place: str) -> None:
-    path = tmp_path / CACHE_NAME
+    path = tmp_path / rendering.cache_name()
     if place == "garbage":
         path.parent.mkdir()
         path.write_bytes(b"not a database at all" * 100)
     else:
-        path = tmp_path / "gone" / CACHE_NAME
+        path = tmp_path / "gone" / rendering.cache_name()
     cache = DiskCache(path)
     cache.put("new", b"body")
     assert cache.get("new") is None
@@ -234,7 +256,7 @@ def test_caching_leaves_the_build_directory_time_alone(tmp_path: Path) -> None:
     build = tmp_path / "builds" / "old"
     build.mkdir(parents=True)
     os.utime(build, (1_000_000, 1_000_000))
-    cache = DiskCache(build / CACHE_NAME)
+    cache = DiskCache(build / rendering.cache_name())
     cache.put("page", b"body")
     assert cache.get("page") == b"body"
     cache.close()
@@ -242,13 +264,13 @@ def test_caching_leaves_the_build_directory_time_alone(tmp_path: Path) -> None:
 
 
 def test_the_same_content_is_stored_once(tmp_path: Path) -> None:
-    cache = DiskCache(tmp_path / CACHE_NAME)
+    cache = DiskCache(tmp_path / rendering.cache_name())
     cache.put("a", b"same column")
     cache.put("b", b"same column")
     cache.put("c", b"another")
     assert cache.get("a") == cache.get("b") == b"same column"
     assert cache.counts() == (3, 2)
-    with sqlite3.connect(tmp_path / CACHE_NAME) as conn:
+    with sqlite3.connect(tmp_path / rendering.cache_name()) as conn:
         assert conn.execute("SELECT count(*) FROM blobs").fetchone() == (2,)
 
 
@@ -289,7 +311,7 @@ def test_matching_the_terms_a_text_holds_finds_what_one_regex_over_all_terms_fin
 def test_a_cache_an_older_crkb_wrote_compressed_is_still_read(tmp_path: Path) -> None:
     import zlib
 
-    path = tmp_path / CACHE_NAME
+    path = tmp_path / rendering.cache_name()
     DiskCache(path).put("new", b"kept whole")
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO blobs VALUES (?, ?)", (b"digest", zlib.compress(b"old body")))
@@ -302,7 +324,7 @@ def test_a_cache_an_older_crkb_wrote_compressed_is_still_read(tmp_path: Path) ->
 def test_kept_columns_count_their_real_size_against_the_bound(tmp_path: Path) -> None:
     # a Chinese column takes two bytes a character: counted by its length, the 2 MB bound held
     # twice as much Chinese as it says
-    kept = fragments.Fragments(DiskCache(tmp_path / CACHE_NAME))
+    kept = fragments.Fragments(DiskCache(tmp_path / rendering.cache_name()))
     column = "战场上的永久物" * 1000  # 7,000 characters
     kept.put("zh column", column)
     assert kept.get("zh column") == column

@@ -10,6 +10,7 @@ from crkb.export import links
 from crkb.graph.term_matching import anchor
 from crkb.model import Document, Reference, Rule
 from crkb.numbers import kind_of
+from crkb.search.planning import MAX_QUERY
 
 LANG_NAMES = {"en": "English", "zh": "简体中文"}
 HTML_LANG = {"en": "en", "zh": "zh-Hans"}
@@ -105,7 +106,8 @@ def nav(lang: str, prefix: str, other: str | None = None, find: bool = True) -> 
         '<header class="bar"><nav>' + " ".join(parts) + "</nav>"
         f'<form class="find" action="{prefix}search.html" method="get" role="search">'
         f'<input type="search" name="q" placeholder="deathtouch · 死触 · 702.2"'
-        f' aria-label="{ui["search"]}"><input type="hidden" name="lang" value="auto">'
+        f' maxlength="{MAX_QUERY}" aria-label="{ui["search"]}">'
+        '<input type="hidden" name="lang" value="auto">'
         f'<button type="submit">{ui["search"]}</button></form></header>\n'
     )
 
@@ -314,7 +316,7 @@ def search_page(langs: list[str]) -> str:
         + f'<main class="search" id="search" {data}>\n'
         '<form class="big" id="searchform" action="search.html" method="get" role="search">'
         '<input type="search" name="q" id="q" placeholder="deathtouch · 死触 · 702.2"'
-        ' aria-label="Search" autofocus>'
+        f' maxlength="{MAX_QUERY}" aria-label="Search" autofocus>'
         '<select name="lang" id="lang" aria-label="Language">'
         '<option value="auto">auto</option><option value="en">English</option>'
         '<option value="zh">中文</option></select>'

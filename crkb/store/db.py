@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -302,6 +304,13 @@ class Store:
             )
         return out
 
+    def newest_text(self, version: str, lang: str) -> str | None:
+        """The newest `lang` text not newer than `version`: a translation lags the English, and
+        a release with none is read beside the translation before it."""
+        ids = self.version_ids(lang)
+        i = bisect.bisect_right(ids, version)
+        return ids[i - 1] if i else None
+
     def version_ids(self, lang: str | None = None) -> list[str]:
         """Version ids (oldest first), optionally only those with a document in `lang`. Read once
         per open store (a build never changes): every page asks several times."""
@@ -330,9 +339,13 @@ class Store:
                     self._aliases.setdefault(a, vid)
         vid = self._aliases.get(name.strip())
         if vid is None:
-            raise NotFound(f"unknown version {name!r}; `crkb versions` lists them")
+            raise _unknown(name, self.version_ids())
         if lang and vid not in ids:
-            raise NotFound(f"version {vid} has no {lang} text")
+            before = self.newest_text(vid, lang)
+            newest = f"; the newest {lang} text before it is {before}" if before else ""
+            error = NotFound(f"version {vid} has no {lang} text{newest}")
+            error.versions, error.asked = ((before,) if before else ()), name
+            raise error
         return vid
 
     # documents ----------------------------------------------------------------------------
@@ -432,3 +445,18 @@ class Store:
 
     def skipped(self) -> list[tuple[str, str]]:
         return [tuple(r) for r in self.conn.execute("SELECT path, reason FROM skipped")]
+
+
+def _unknown(name: str, ids: list[str]) -> NotFound:
+    """An unknown version's error: for a date, the releases on either side of it (a judge types
+    the date of an event), else where the list is."""
+    date = name.strip()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) or not ids:
+        return NotFound(f"unknown version {name!r}; `crkb versions` lists them")
+    i = bisect.bisect_left(ids, date)
+    near = ids[max(0, i - 1) : i + 1]
+    error = NotFound(
+        f"unknown version {name!r}: no release of that date; nearest: {', '.join(near)}"
+    )
+    error.versions, error.asked = tuple(near), name
+    return error

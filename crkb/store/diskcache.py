@@ -19,7 +19,6 @@ import threading
 import zlib
 from pathlib import Path
 
-CACHE_NAME = "cache/web.sqlite"  # beside the store, in its own directory (see _make_parent)
 MAX_BYTES = 1024 * 1024 * 1024  # as stored; past it nothing new is stored
 MAX_PENDING = 16  # puts left for later written at the latest with this many
 WHOLE = b"\x00"  # a body stored as it is (a zlib stream starts with 0x78)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crkb.checks.store_findings import report
-from crkb.errors import NotFound
+from crkb.errors import BadInput, NotFound
 from crkb.model import ParseResult
 from crkb.store.db import Store
 from crkb.views.params import langs
@@ -115,14 +115,17 @@ def rules(
 ) -> dict[str, Json]:
     """lang → the rule in each language `choice` names (en, zh or both). With both, a language
     that lacks the rule is left out; NotFound only when neither has it. `resolve(lang)`: the
-    version asked for, in that language."""
+    version asked for, in that language. With both, a release that has no translation is read
+    beside the newest translation before it, as its rule page shows it (each rule names its
+    version)."""
     wanted = langs(choice)
     out: dict[str, Json] = {}
     for lang in wanted:
         try:
-            version = resolve(lang)
+            version = _beside_release(store, lang, out, resolve) if len(wanted) > 1 else None
+            version = version or resolve(lang)
             n: str | None = number
-            if lang == "zh" and "en" in out and asked is None:
+            if lang == "zh" and "en" in out:  # the translation may number it otherwise
                 n = _beside(store, number, out["en"]["version"], version)
             if n is not None:
                 out[lang] = rule(store, version, lang, n)
@@ -132,6 +135,19 @@ def rules(
     if not out:
         raise NotFound(f"rule {number} not found in version {asked or 'latest'}")
     return out
+
+
+def _beside_release(
+    store: Store, lang: str, found: dict[str, Json], resolve: Callable[[str], str]
+) -> str | None:
+    """The translation read beside the English release found, when that release has none of
+    its own (None otherwise: the release asked for, as `resolve` gives it)."""
+    if lang != "zh" or "en" not in found:
+        return None
+    english = found["en"]["version"]
+    if english in store.version_ids(lang):
+        return None
+    return store.newest_text(english, lang)
 
 
 def _beside(store: Store, number: str, english: str, translated: str) -> str | None:
@@ -154,7 +170,13 @@ def search(
     searcher: Searcher, q: str, lang: str, version: str | None, limit: int, *, other: bool = True
 ) -> Json:
     """`{query, lang, version, total, hits: [{number, version, lang, title, text, highlight,
-    score}], did_you_mean}`; `other=False` leaves each hit's other-language text out (None)."""
+    score}], did_you_mean}`; `other=False` leaves each hit's other-language text out (None).
+    A query longer than the search reads is refused, by the CLI as by the API and the page,
+    rather than searched cut short."""
+    from crkb.search.planning import MAX_QUERY
+
+    if len(q) > MAX_QUERY:
+        raise BadInput(f"the query is too long (at most {MAX_QUERY} characters)")
     return searcher.search(q, lang=lang, version=version, limit=limit, other=other)
 
 

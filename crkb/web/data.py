@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 
 from crkb.numbers import parent_of, sort_key
@@ -38,13 +37,6 @@ class Column:
     hover: dict[str, str]
     cited_by: list[str]
     terms: Terms | None
-
-
-def version_for(store: Store, version: str, lang: str) -> str | None:
-    """The newest `lang` text not newer than `version` (a translation can lag the English)."""
-    ids = store.version_ids(lang)
-    i = bisect.bisect_right(ids, version)
-    return ids[i - 1] if i else None
 
 
 def _paras(rows: list[reads.ParaRow]) -> list[Para]:

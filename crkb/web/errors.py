@@ -49,7 +49,25 @@ def render_error(
     if request.path.startswith("/api/"):
         return jsonify({"error": message}), status
     extra = _suggestions(error) if error is not None and status == 404 else {}
+    if isinstance(error, NotFound) and error.versions:
+        extra["releases"] = [(v, _in_release(error.asked, v)) for v in error.versions]
     return render_template("error.html", status=status, message=message, **extra), status
+
+
+def _in_release(asked: str, version: str) -> str:
+    """The page asked for, in another release: each path part or argument that named the
+    release `asked` names `version` instead (the release's home when that fails)."""
+    from flask import url_for
+
+    args = {**request.args.to_dict(), **(request.view_args or {})}
+    try:
+        if request.endpoint and asked in args.values():
+            return url_for(
+                request.endpoint, **{k: version if v == asked else v for k, v in args.items()}
+            )
+    except Exception:  # noqa: BLE001 - a link is a courtesy; the release's home always works
+        pass
+    return url_for("pages.home", version=version)
 
 
 def register(app: Flask) -> None:

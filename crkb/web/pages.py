@@ -15,6 +15,7 @@ from crkb.errors import BadInput, NotFound
 from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
 from crkb.search.engine import Searcher
+from crkb.search.planning import MAX_QUERY
 from crkb.store.db import Store
 from crkb.views import params, shapes
 from crkb.web import data, fragments, urls
@@ -96,7 +97,7 @@ def home(version: str | None = None) -> ResponseReturnValue:
     langs = _langs()
     cols = []
     for lang in langs:
-        v = data.version_for(store, vid, lang)
+        v = store.newest_text(vid, lang)
         if v:
             cols.append((lang, v, data.chapters(store, v, lang), data.sections(store, v, lang)))
     infos = {v.id: v for v in store.versions()} if request.path == "/" or version else {}
@@ -142,7 +143,7 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
     for lang in _langs():
         col = _column_of(store, vid, lang, number)
         if col is None:
-            missing.append((lang, data.version_for(store, vid, lang)))
+            missing.append((lang, store.newest_text(vid, lang)))
         else:
             cols.append(col)
     if not cols:
@@ -195,7 +196,7 @@ def _column_of(store: Store, vid: str, lang: str, number: str) -> fragments.Show
     """The rule `number` of release `vid` in one language: from the newest text of that
     language not newer than `vid`, under the number it has there (an older translation's
     rules are numbered as its own release's English), or None when that text lacks the rule."""
-    v = data.version_for(store, vid, lang)
+    v = store.newest_text(vid, lang)
     if v is None:
         return None
     if v == vid:
@@ -216,7 +217,7 @@ def glossary() -> ResponseReturnValue:
     link_version = None if vid == store.version_ids()[-1] else vid
     lists = []
     for lang in data.LANGS:
-        v = data.version_for(store, vid, lang)
+        v = store.newest_text(vid, lang)
         if not v:
             continue
         entries = data.glossary(store, v, lang)
@@ -260,7 +261,7 @@ def keywords() -> ResponseReturnValue:
         rows: dict[str, dict[str, Any]] = {}
         titles = {}
         for lang in data.LANGS:
-            v = data.version_for(store, vid, lang)
+            v = store.newest_text(vid, lang)
             if not v:
                 continue
             sec = store.rule(v, lang, section)
@@ -293,8 +294,6 @@ def search_args() -> tuple[str, str, str | None, int]:
     # ASCII digits only: str.isdigit() also takes "²" (which int() refuses) and "٣"
     if not re.fullmatch(r"[0-9]{1,3}", raw_limit) or not 1 <= int(raw_limit) <= 100:
         raise BadInput(f"limit must be a whole number from 1 to 100, not {raw_limit[:20]!r}")
-    if len(q) > 200:
-        raise BadInput("the query is too long (at most 200 characters)")
     return q, lang, version, int(raw_limit)
 
 
@@ -307,9 +306,7 @@ def search() -> ResponseReturnValue:
     number = normalise(q) if q.strip() else None
     at = version or store.version_ids()[-1]
     if number is not None and any(
-        v and store.rule(v, lg, number)
-        for lg in data.LANGS
-        for v in [data.version_for(store, at, lg)]
+        v and store.rule(v, lg, number) for lg in data.LANGS for v in [store.newest_text(at, lg)]
     ):
         if version and version != store.version_ids()[-1]:
             return redirect(url_for("pages.versioned_rule", version=version, number=number))
@@ -394,7 +391,7 @@ def history(number: str) -> ResponseReturnValue:
     # the translation's own history, where there is one (only one lineage is loaded: a rule
     # the English release lacks is followed in English, which answers 404)
     if lang_choice() == "zh" and store.rule(vid, "en", n) is not None:
-        v = data.version_for(store, vid, "zh")
+        v = store.newest_text(vid, "zh")
         there = None if v is None else n if v == vid else translated_number(store, n, vid)
         if v is not None and there is not None and store.rule(v, "zh", there) is not None:
             result = shapes.history(store, there, v, "zh")
@@ -481,7 +478,7 @@ def _helpers() -> dict[str, Any]:
             start.append(f"{request.script_root}{request.path}?{query}")
         return start[0] + urlencode([("lang", choice)])
 
-    return {"lang_url": lang_url}
+    return {"lang_url": lang_url, "max_query": MAX_QUERY}
 
 
 @bp.get("/v/")

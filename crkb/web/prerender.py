@@ -33,7 +33,7 @@ def prerender(data: Path) -> tuple[int, float]:
         shown: set[str] = set()
         latest = store.version_ids()[-1]
         for lang in web_data.LANGS:
-            version = web_data.version_for(store, latest, lang)
+            version = store.newest_text(latest, lang)
             if version is None:
                 continue
             groups = served.badge_groups(version) if lang == "zh" else {}

@@ -13,8 +13,9 @@ from cachetools import LRUCache
 
 from crkb.errors import StoreError
 from crkb.store.db import DB_NAME, Store
-from crkb.store.diskcache import CACHE_NAME, DiskCache
+from crkb.store.diskcache import DiskCache
 from crkb.store.location import INDEX_DIR, current_build, current_link, link_target
+from crkb.web import rendering
 from crkb.web.fragments import Fragments
 
 # glossary matchers: every text of the releases in use, EN and ZH (~0.3 MB each once used, its
@@ -114,7 +115,7 @@ class Served:
         _bid, store = self.current()
         kept = self._fragments
         if kept is None or self._fragments_of is not store:
-            path = store.path.parent / CACHE_NAME
+            path = store.path.parent / rendering.cache_name()
             if kept is None or kept.disk.path != path:
                 kept = self._fragments = Fragments(DiskCache(path))
             self._fragments_of = store

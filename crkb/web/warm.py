@@ -27,7 +27,7 @@ def warm(app: Flask) -> list[str]:
             done.append("store")
             latest = store.version_ids()[-1]
             for lang in data.LANGS:
-                v = data.version_for(store, latest, lang)
+                v = store.newest_text(latest, lang)
                 if v:
                     pages._terms(store, v, lang)
                     if lang == "zh":
