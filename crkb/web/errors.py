@@ -59,12 +59,11 @@ def _in_release(asked: str, version: str) -> str:
     release `asked` names `version` instead (the release's home when that fails)."""
     from flask import url_for
 
-    args = {**request.args.to_dict(), **(request.view_args or {})}
+    args: dict[str, Any] = {**request.args.to_dict(), **(request.view_args or {})}
     try:
         if request.endpoint and asked in args.values():
-            return url_for(
-                request.endpoint, **{k: version if v == asked else v for k, v in args.items()}
-            )
+            moved: dict[str, Any] = {k: version if v == asked else v for k, v in args.items()}
+            return url_for(request.endpoint, **moved)
     except Exception:  # noqa: BLE001 - a link is a courtesy; the release's home always works
         pass
     return url_for("pages.home", version=version)
