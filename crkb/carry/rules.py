@@ -16,6 +16,7 @@ from crkb.checks.translation.glossary import pair_by_headword, title_names
 from crkb.checks.translation.terms import TermIndex
 from crkb.diff.compare import compare_examples, compare_text
 from crkb.diff.match import CITE, cite_free, cited, same_text, text_key
+from crkb.graph.term_matching import qualifying_nouns
 from crkb.graph.terms import split_variants
 from crkb.model import Document, GlossaryEntry, Rule
 
@@ -176,7 +177,10 @@ def carry_rules(
     om, zm = en_old.rule_map(), zh_old.rule_map()
     back = {n: o for o, n in mapping.items()}
     english_terms = {t for g in en_new.glossary for t in split_variants(g.term)} | set(terms)
-    index = TermIndex(sorted(english_terms))
+    # an adjective term only where it qualifies its noun: "modified creatures", not "modified by"
+    index = TermIndex(
+        sorted(english_terms), qualifying_nouns((g.term, g.text) for g in en_new.glossary)
+    )
     out: list[CarriedRule] = []
     for w in en_new.rule_map().values():
         o_num = back.get(w.number)

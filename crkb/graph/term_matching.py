@@ -1,7 +1,10 @@
 """Glossary terms found in a text: each current term's first use, matched as the rules write it
 (English case-insensitively at word edges with a plural ending, Chinese as written). A term the
 glossary defines as a subtype (Aura, Case, Class, Saga, Plains…) is a name: the rules always
-write it capitalised, so it is matched only so ("Case", not the "case" of "in that case").
+write it capitalised, so it is matched only so ("Case", not the "case" of "in that case"). An
+adjective the glossary defines by what it qualifies ("Modified: A modified creature is a creature
+…", "Limited: A way of playing …") is matched only before that ("modified permanents", "limited
+play"), not as the everyday word ("are modified by", "aren't limited to"): see `qualified`.
 
 Shared by the service's rule pages (crkb/web/render.py) and the offline pack (crkb/export/links.py),
 which link the same words to the same entries.
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 import ahocorasick
 
@@ -25,6 +28,12 @@ _IS_SUBTYPE = re.compile(
     rf"^(?:\S+ is )?(?:an?|one of the(?: five)?) {_KINDS} (?:sub)?types?\b", re.I
 )
 _SENSE = re.compile(r"^\s*\d+\.\s+", re.M)  # "1. …\n2. …": a definition of several senses
+# A definition that defines an adjective by the phrase it makes ("A modified creature is a
+# creature that …"), or a way of playing (a format: "A way of playing in which …"), and what a
+# way of playing is said of: the play itself, a game, a deck or a format played that way
+_QUALIFIES = re.compile(r"^An? (?P<adj>[\w-]+) (?P<noun>\w+) is an? (?P=noun)\b")
+_WAY_OF_PLAYING = re.compile(r"^A way of playing\b")
+PLAYED = ("play", "game", "deck", "format")
 
 
 class Found:
@@ -253,20 +262,65 @@ def term_forms(term: str, lang: str, name: bool = False) -> tuple[str, tuple[str
     return anchor(term), tuple(forms)
 
 
+def qualified(term: str, definition: str, glossary: Mapping[str, str]) -> tuple[str, ...]:
+    """The nouns an English adjective term is the game term before, as the glossary defines it;
+    () for a term met alone. "Modified: A modified creature is a creature that …": the noun of
+    its own phrase, then what the glossary says that noun is ("Creature: … A creature is a
+    permanent."), so "modified creatures", "modified permanents" and not "modified by",
+    "a modified rule" or "a modified event". "Limited: A way of playing …": a format, said of
+    the play, a game, a deck or a format (`PLAYED`), so "limited play", "a Limited format" and
+    not "limited to", "a limited duration". `glossary`: lower-cased term → definition."""
+    word = term.strip().lower()
+    if " " in word:
+        return ()
+    m = _QUALIFIES.match(definition)
+    if m is not None and m["adj"].lower() == word:
+        nouns = [m["noun"].lower()]
+        while (kind := _kind_of(nouns[-1], glossary)) is not None and kind not in nouns:
+            nouns.append(kind)
+        return tuple(nouns)
+    return PLAYED if _WAY_OF_PLAYING.match(definition) else ()
+
+
+def _kind_of(noun: str, glossary: Mapping[str, str]) -> str | None:
+    """What the glossary says a noun is: "Creature: A card type. A creature is a permanent." """
+    m = re.search(rf"\bAn? {re.escape(noun)} is an? (\w+)\.", glossary.get(noun, ""))
+    return m.group(1).lower() if m else None
+
+
+def qualifying_nouns(entries: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    """English term (as written) → the nouns it is met before (`qualified`), for each adjective
+    term of a glossary; the term is met as "<term> <noun>" ("modified creature")."""
+    listed = list(entries)
+    glossary = {term.strip().lower(): text for term, text in listed}
+    out: dict[str, tuple[str, ...]] = {}
+    for term, text in listed:
+        nouns = qualified(term, text, glossary)
+        if nouns:
+            out[term] = nouns
+    return out
+
+
 def glossary_anchors(
     entries: Iterable[tuple[str, str]], lang: str
 ) -> tuple[dict[str, str], dict[str, str]]:
     """(matched form → its entry's anchor, anchor → the entry's text) over a glossary's current
     (not obsolete) terms and their comma variants: what the pages and the pack link. A form is
-    lower-cased, or as written for a name (`is_name`)."""
+    lower-cased, or as written for a name (`is_name`); an adjective term's forms are the phrases
+    it makes with the nouns it qualifies (`qualifying_nouns`: "modified creature")."""
     anchors: dict[str, str] = {}
     texts: dict[str, str] = {}
-    for term, text in entries:
+    listed = list(entries)
+    nouns = qualifying_nouns(listed) if lang == "en" else {}
+    for term, text in listed:
         found = term_forms(term, lang, is_name(term, text, lang))
         if found is None:
             continue
         target, forms = found
         texts[target] = text
+        qualifies = nouns.get(term)
+        if qualifies:
+            forms = tuple(f"{form} {noun}" for form in forms for noun in qualifies)
         for form in forms:
             anchors.setdefault(form, target)
     return anchors, texts
@@ -281,12 +335,25 @@ def term_uses(
     text: str, pattern: TermPattern | None, anchors: dict[str, str], seen: set[str]
 ) -> Iterator[tuple[int, int, str]]:
     """(start, end, anchor) of each glossary term's first use in `text` (`seen`: the anchors
-    already used before it, updated), in text order."""
+    already used before it, updated), in text order. An adjective's phrase ("modified
+    permanents", `glossary_anchors`) is the adjective's use; the noun after it is a use of its
+    own term."""
     if pattern is None:
         return
     for start, end, form in pattern.uses(text):
         target = anchors.get(form)
-        if target is None or target in seen:
+        if target is None:
+            continue
+        adjective, _, noun = form.partition(" ")
+        if noun and target == anchor(adjective):  # "modified creature": a form of Modified
+            head = start + len(adjective)
+            if target not in seen:
+                seen.add(target)
+                yield start, head, target
+            for a, b, other in term_uses(text[head:end], pattern, anchors, seen):
+                yield head + a, head + b, other
+            continue
+        if target in seen:
             continue
         seen.add(target)
         yield start, end, target

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from crkb.checks.findings import Finding, marked
 from crkb.model import Rule
@@ -48,19 +49,48 @@ def fold_inflection(word: str) -> str:
     return w[:-1] if w.endswith("e") and len(w) > 3 else w
 
 
-class TermIndex:
-    """Finds glossary terms in English text word by word (whole words, inflection-aware)."""
+def _as_written(word: str) -> bool:
+    """A word already inflected (a participle or an -ing noun: "Limited", "Modified", "Offering",
+    "Flying"): met only as written, with a plural ending. It is no form of its stem's other
+    inflections: "may limit" is not the format Limited, "offered" not Offering, "flies" not
+    Flying, while a base form is met by its own ("Copy": copies, copied)."""
+    w = word.lower()
+    return w.endswith(("ed", "ing")) and fold_inflection(w) != w
 
-    def __init__(self, terms: Sequence[str]) -> None:
-        self.by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
+
+class _Key(NamedTuple):
+    words: tuple[str, ...]  # lower-cased, the last one folded unless `exact`
+    term: str
+    exact: bool  # the last word is met only as written (`_as_written`), or with a plural ending
+    head: int  # how many of the words are the term: fewer when the rest is the noun it qualifies
+
+
+class TermIndex:
+    """Finds glossary terms in English text word by word (whole words, inflection-aware).
+
+    `qualifies`: term → the nouns an adjective term is met before (`qualifying_nouns` of
+    crkb.graph.term_matching: "modified creature", not "modified by"); the term's span is the
+    adjective, and the noun after it is still matched as a term of its own."""
+
+    def __init__(
+        self, terms: Sequence[str], qualifies: Mapping[str, Sequence[str]] | None = None
+    ) -> None:
+        self.by_first: dict[str, list[_Key]] = defaultdict(list)
         for term in terms:
             words = tuple(_TOKEN.findall(term))
             if not words:
                 continue
-            key = tuple(w.lower() for w in words[:-1]) + (fold_inflection(words[-1]),)
-            self.by_first[key[0]].append((key, term))
+            nouns = (qualifies or {}).get(term)
+            phrases = [(*words, n) for n in nouns] if nouns else [words]
+            for phrase in phrases:
+                last = phrase[-1]
+                exact = _as_written(last)
+                key = tuple(w.lower() for w in phrase[:-1]) + (
+                    last.lower() if exact else fold_inflection(last),
+                )
+                self.by_first[key[0]].append(_Key(key, term, exact, len(words)))
         for cands in self.by_first.values():
-            cands.sort(key=lambda c: len(c[0]), reverse=True)
+            cands.sort(key=lambda c: len(c.words), reverse=True)
 
     def find(self, text: str) -> dict[str, list[tuple[int, int]]]:
         """Each term found → spans (longest match wins where terms overlap)."""
@@ -69,22 +99,30 @@ class TermIndex:
         hits: dict[str, list[tuple[int, int]]] = defaultdict(list)
         i = 0
         while i < len(toks):
-            matched = 0
+            matched = taken = 0
             for first in dict.fromkeys((toks[i][0], stems[i])):  # ordered, deduplicated
-                for key, term in self.by_first.get(first, ()):
-                    n = len(key)
+                for c in self.by_first.get(first, ()):
+                    n = len(c.words)
                     if n <= matched or i + n > len(toks):
                         continue
                     if (
-                        all(toks[i + k][0] == key[k] for k in range(n - 1))
-                        and stems[i + n - 1] == key[-1]
+                        all(toks[i + k][0] == c.words[k] for k in range(n - 1))
+                        and _last_met(c, toks[i + n - 1][0], stems[i + n - 1])
                         and _gap_free(text, toks[i : i + n])
                     ):
-                        hits[term].append((toks[i][1], toks[i + n - 1][2]))
-                        matched = n
+                        hits[c.term].append((toks[i][1], toks[i + c.head - 1][2]))
+                        matched, taken = n, c.head
                         break
-            i += max(matched, 1)
+            i += max(taken, 1)
         return hits
+
+
+def _last_met(c: _Key, token: str, stem: str) -> bool:
+    """Whether a term's last word is met by a text's word (lower-cased, and folded)."""
+    if not c.exact:
+        return stem == c.words[-1]
+    word = c.words[-1]
+    return token in (word, word + "s", word + "es", word + "'s", word + "’s")
 
 
 def _gap_free(text: str, toks: Sequence[tuple[str, int, int]]) -> bool:
