@@ -104,6 +104,32 @@ def test_phone_width_has_no_horizontal_scrolling(phone, base_url):
     phone.screenshot(path=str(SHOTS / "phone-home.png"))
 
 
+def test_phone_keywords_keep_each_rule_number_on_one_line(phone, base_url):
+    """On a phone the keyword table's long 701.1 row squeezed the Rule column to a character
+    a line; every number stays whole."""
+    phone.goto(base_url + "/keywords")
+    lines = phone.evaluate(
+        "[...document.querySelectorAll('.keywords td.n a')].map(a => a.getClientRects().length)"
+    )
+    assert len(lines) > 200 and set(lines) == {1}
+    phone.screenshot(path=str(SHOTS / "phone-keywords.png"))
+
+
+def test_phone_glossary_jumps_to_the_chinese_part(phone, base_url):
+    """Both languages stack on a phone: the Chinese glossary is a tap away, and with Chinese
+    chosen it comes first."""
+    phone.goto(base_url + "/glossary?lang=both")
+    phone.click("nav.parts a[href='#glossary-zh']")
+    top = phone.evaluate("document.getElementById('glossary-zh').getBoundingClientRect().top")
+    assert phone.evaluate("window.scrollY") > 10000 and abs(top) < 50
+    phone.goto(base_url + "/glossary?lang=zh")
+    top = phone.evaluate("document.getElementById('glossary-zh').getBoundingClientRect().top")
+    assert top < phone.evaluate("window.innerHeight")
+    phone.click("#glossary-zh nav.letters a[href='#zh-S']")
+    assert abs(phone.evaluate("document.getElementById('zh-S').getBoundingClientRect().top")) < 50
+    phone.screenshot(path=str(SHOTS / "phone-glossary-zh.png"))
+
+
 def test_english_in_a_chinese_page_keeps_latin_glyphs(page, base_url):
     """With Chinese chosen, an English hit is not set in the CJK font (full-width quotes)."""
     page.goto(base_url + "/rules/702.2?lang=zh")  # remembers the choice

@@ -208,6 +208,11 @@ def _column_of(store: Store, vid: str, lang: str, number: str) -> fragments.Show
     return fragments.shown(store, v, lang, there) if there else None
 
 
+# The glossaries a language choice shows, in order. With zh the English one follows the Chinese:
+# a rule the translation lacks is shown in English on a zh rule page, and its terms link there.
+GLOSSARY_PARTS = {"en": ("en",), "zh": ("zh", "en")}
+
+
 @bp.get("/glossary")
 def glossary() -> ResponseReturnValue:
     from pypinyin import lazy_pinyin
@@ -215,8 +220,9 @@ def glossary() -> ResponseReturnValue:
     _bid, store = served().current()
     vid = resolve(store, request.args.get("version"))
     link_version = None if vid == store.version_ids()[-1] else vid
+    choice = lang_choice()
     lists = []
-    for lang in data.LANGS:
+    for lang in GLOSSARY_PARTS.get(choice, data.LANGS):
         v = store.newest_text(vid, lang)
         if not v:
             continue
@@ -241,9 +247,12 @@ def glossary() -> ResponseReturnValue:
     def render(text: str, ls: list[Link], hover: dict[str, str]) -> Markup:
         return linked(text, ls, lambda t: rule_url(t, link_version), hover)
 
+    shown = {part[0] for part in lists}
     return render_template(
         "glossary.html",
         lists=lists,
+        side_by_side=choice == "both" and len(lists) > 1,
+        missing=[lang for lang in _langs() if lang not in shown],
         render=render,
         anchor=anchor,
         rule_url=lambda n: rule_url(n, link_version),
@@ -256,25 +265,41 @@ def keywords() -> ResponseReturnValue:
     _bid, store = served().current()
     vid = resolve(store, request.args.get("version"))
     link_version = None if vid == store.version_ids()[-1] else vid
+    en, zh = (store.newest_text(vid, lang) for lang in data.LANGS)
     groups = []
     for section in ("701", "702"):
-        rows: dict[str, dict[str, Any]] = {}
         titles = {}
-        for lang in data.LANGS:
-            v = store.newest_text(vid, lang)
-            if not v:
-                continue
-            sec = store.rule(v, lang, section)
-            titles[lang] = sec.title if sec else section
-            for p in data.keyword_rules(store, v, lang, section):
-                rows.setdefault(p.number, {})[lang] = p.title or p.text
-        groups.append((section, titles, rows))
+        for lang, v in (("en", en), ("zh", zh)):
+            if v:
+                sec = store.rule(v, lang, section)
+                titles[lang] = sec.title if sec else section
+        groups.append((section, titles, _keyword_rows(store, en, zh, section)))
     return render_template(
         "keywords.html",
         groups=groups,
+        zh_version=zh,
         rule_url=lambda n: rule_url(n, link_version),
         **_common(store, vid),
     )
+
+
+def _keyword_rows(
+    store: Store, en: str | None, zh: str | None, section: str
+) -> list[tuple[str, str, str | None, str | None]]:
+    """(number, English name, Chinese name, the Chinese rule's number) of each rule of section
+    701 or 702 of the English text `en`. The translation `zh` may be of an older release and
+    numbered as it: each English rule is paired with the rule it translates, following the
+    renumbering as the rule pages do (no Chinese name: not translated there yet)."""
+    zh_rules = [] if zh is None else data.keyword_rules(store, zh, "zh", section)
+    zh_names = {p.number: p.title or p.text for p in zh_rules}
+    if en is None:  # no English text (a partial copy): the translation's own numbers
+        return [(n, "", name, n) for n, name in zh_names.items()]
+    rows: list[tuple[str, str, str | None, str | None]] = []
+    for p in data.keyword_rules(store, en, "en", section):
+        there = p.number if zh == en else translated_number(store, p.number, en)
+        name = zh_names.get(there) if there else None
+        rows.append((p.number, p.title or p.text, name, there if name else None))
+    return rows
 
 
 def searcher() -> Searcher:
