@@ -349,3 +349,34 @@ def test_badge_counts_leave_the_findings_to_the_report(store, tmp_path: Path) ->
     assert counts and counts == dict(Counter(f.rule for f in found))  # nothing reviewed yet
     listed = report(store, tmp_path, "2024-04-12")
     assert listed["total"] == len(found) and store.cache[key] is findings(store, "2024-04-12")[1]
+
+
+def test_the_chapter_filter_takes_the_published_form_and_refuses_what_is_no_number(
+    runner, archive_build: Path, client
+) -> None:
+    """`--chapter 7.` is `--chapter 7` (numbers are printed with a trailing dot); a value that
+    is no chapter, section or rule number is refused with a one-line reason, exit 2 (it used to
+    say "0 open findings"). The web's `?chapter=` takes and refuses the same values."""
+
+    def said(*chapter: str) -> tuple[int, str, str]:
+        ran = runner("check", "--version", "2024-04-12", *chapter, data=archive_build)
+        return ran.code, ran.out.splitlines()[0] if ran.out else "", ran.err
+
+    _code, everything, _err = said()
+    total = int(everything.split(" of ")[1])
+    for plain, dotted in (("7", "7."), ("702", "702."), ("7", "第7章")):
+        code, line, _err = said("--chapter", plain)
+        assert code == 0 and line == said("--chapter", dotted)[1]
+        assert 0 < int(line.split(": ")[1].split()[0]) < total
+    for bad in ("abc", "10", "", "7x"):
+        code, out, err = said("--chapter", bad)
+        assert code == 2 and out == ""
+        assert err.strip().count("\n") == 0 and err.startswith("crkb check: --chapter ")
+        assert "not a chapter, section or rule number" in err
+    api = "/api/translation?version=2024-04-12&chapter="
+    for plain, dotted in (("7", "7."), ("702", "702.")):
+        assert client.get(api + dotted).get_json() == client.get(api + plain).get_json()
+        assert client.get(api + plain).get_json()["findings"]
+    for bad in ("abc", "10"):
+        r = client.get(api + bad)
+        assert r.status_code == 404 and "not a chapter" in r.get_json()["error"]

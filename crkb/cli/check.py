@@ -11,7 +11,7 @@ from crkb.checks.review import ReviewFile
 from crkb.checks.store_findings import finding_ids, reviews_path
 from crkb.cli.options import data_dir, emit, open_store, version_option
 from crkb.errors import BadInput
-from crkb.views import shapes
+from crkb.views import params, shapes
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -23,7 +23,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         data,
         args.version,
         kind=args.kind,
-        chapter=args.chapter,
+        chapter=None if args.chapter is None else params.chapter_option(args.chapter),
         include_reviewed=args.all,
     )
     if args.json:
@@ -66,7 +66,9 @@ def register(sub: Any) -> None:
     c = sub.add_parser("check", help="translation consistency findings for a Chinese release")
     version_option(c, "version id, alias or latest (default: newest translation)")
     c.add_argument("--kind", help="only findings of this kind")
-    c.add_argument("--chapter", help="only rules of this chapter or section (e.g. 7, 702)")
+    c.add_argument(
+        "--chapter", help="only rules of this chapter, section or rule (e.g. 7, 702, 702.19)"
+    )
     c.add_argument(
         "--all", action="store_true", help="include findings marked reviewed or false alarm"
     )

@@ -45,9 +45,33 @@ def url_rule_number(raw: str) -> str:
     return number
 
 
+def _scope(raw: str) -> str | None:
+    """A chapter, section or rule number (`7`, `702.`, `702.19`) in normal form, else None (a
+    two-digit head, `10`, numbers nothing)."""
+    number = normalise(raw) if len(raw) <= _MAX_URL_NUMBER else None
+    if number is None or len(number.split(".")[0]) == 2:
+        return None
+    return number
+
+
 def chapter(raw: str | None) -> str | None:
     """The chapter filter of translation findings from a URL: a chapter, section or rule."""
-    return url_rule_number(raw) if raw else None
+    if not raw:
+        return None
+    number = _scope(raw)
+    if number is None:
+        raise NotFound(f"chapter {raw[:40]!r} is not a chapter, section or rule number (7, 702)")
+    return number
+
+
+def chapter_option(raw: str, name: str = "--chapter") -> str:
+    """The same filter as a command-line option, or BadInput naming the option."""
+    number = _scope(raw)
+    if number is None:
+        raise BadInput(
+            f"{name} {raw[:40]!r}: not a chapter, section or rule number (e.g. 7, 702, 702.19)"
+        )
+    return number
 
 
 def version(store: Store, name: str | None, lang: str | None = None) -> str:
