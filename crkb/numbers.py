@@ -7,13 +7,29 @@ import re
 # Subrule letters skip "l" and "o" (too easily read as 1 and 0).
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
-_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]{0,2}))?$")
+_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]{0,2}))?$", re.ASCII)
+# Full-width ASCII (U+FF01–FF5E) and the ideographic space, as a Chinese keyboard types them.
+_WIDE = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_STOP_IN_NUMBER = re.compile(r"(?<=[0-9])。(?=[0-9])")  # 702。19b: the ideographic full stop
+_ZH_CHAPTER = re.compile(r"^第\s*([一二三四五六七八九])\s*章$")  # 第八章: chapter 8
+_ZH_DIGITS = "一二三四五六七八九"
+
+
+def fold_width(text: str) -> str:
+    """Full-width letters, digits and punctuation as ASCII, and 。 between digits as a full stop:
+    `７０２．１９ｂ` / `702。19b` → `702.19b`. One character for one, so offsets stay valid."""
+    return _STOP_IN_NUMBER.sub(".", text.translate(_WIDE))
 
 
 def normalise(raw: str) -> str | None:
-    """`901.3a.` / `rule 901.3A` / ` 901.3 ` → `901.3a` / `901.3`; None if it is not a number."""
-    s = raw.strip().lower().rstrip(".")
+    """`901.3a.` / `rule 901.3A` / ` 901.3 ` → `901.3a` / `901.3`; None if it is not a number.
+
+    Also as Chinese users type them: full-width (`７０２．１９ｂ`), `第8章` / `第八章` (chapter 8),
+    `规则702.19b`; and as the rules name chapters and sections: `section 8`, `section 702`."""
+    s = fold_width(raw).strip().lower().rstrip(".。")
+    s = _ZH_CHAPTER.sub(lambda m: str(_ZH_DIGITS.index(m.group(1)) + 1), s)
     s = re.sub(r"^(?:rules?|cr|规则|第)\s*", "", s)
+    s = re.sub(r"^(?:section\s*(?=\d{1,3}$)|chapter\s*(?=\d$))", "", s)
     s = re.sub(r"章$", "", s)
     m = _NUMBER.match(s)
     if not m:

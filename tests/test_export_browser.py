@@ -82,6 +82,12 @@ def test_a_rule_number_lists_the_rule_first_one_click_away(page, pack):
     assert _search(page, base, "规则702.19c") == ["702.19c"]
     page.click(".hit a.num >> nth=0")
     page.wait_for_url("**/zh/702.html#702.19c")
+    # typed as on a Chinese keyboard, and chapters as the rules and Chinese users name them
+    assert _search(page, base, "７０２．１９ｂ") == ["702.19b"]
+    assert _search(page, base, "702。19b") == ["702.19b"]
+    for chapter in ("第八章", "第８章", "section 8"):
+        hits = _search(page, base, chapter)
+        assert hits[0] == "8" and all(h.startswith("8") for h in hits), chapter
 
 
 def test_navigation_contents_reference_and_the_other_language(page, pack):

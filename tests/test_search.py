@@ -405,6 +405,59 @@ def test_archive_own_queries(real: tuple[Searcher, None], query: str, expected: 
     assert first(real[0].search(query)) == expected
 
 
+def test_rule_numbers_typed_on_a_chinese_keyboard_and_chapters_named_as_the_rules_do() -> None:
+    from crkb.numbers import fold_width, normalise
+    from crkb.search.querynumbers import numbers_in, whole_number
+
+    assert fold_width("７０２．１９ｂ") == "702.19b" and fold_width("702。19b") == "702.19b"
+    assert fold_width("规则。７") == "规则。7"  # 。 ends a sentence unless between digits
+    for typed in ("７０２．１９ｂ", "702。19b", "ｒｕｌｅ ７０２．１９ｂ", "规则７０２．１９ｂ。"):
+        assert whole_number(typed) == "702.19b", typed
+    for typed in ("第８章", "第八章", "第 八 章", "section 8", "Section 8.", "chapter 8", "rule 8"):
+        assert normalise(typed) == "8", typed
+    assert normalise("section 702") == "702"
+    for not_a_number in ("第十章", "section 702.1", "chapter 702", "section", "８章节"):
+        assert normalise(not_a_number) is None, not_a_number
+    assert numbers_in("什么是 ７０２．１９ｂ 和 702。19c") == ["702.19b", "702.19c"]
+
+
+@pytest.mark.parametrize("query", ["７０２．１９ｂ", "702。19b", "ｒｕｌｅ ７０２．１９ｂ"])
+def test_archive_a_full_width_rule_number_goes_to_the_rule(
+    real: tuple[Searcher, None], client, query: str
+) -> None:
+    """Search, the web's search box and URL, `crkb show` and `crkb history` read it as 702.19b."""
+    assert [h["number"] for h in real[0].search(query)["hits"]] == ["702.19b"]
+    r = client.get("/search", query_string={"q": query})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/rules/702.19b")
+    r = client.get("/rules/" + query.removeprefix("ｒｕｌｅ "))
+    assert r.status_code == 301 and r.headers["Location"].endswith("/rules/702.19b")
+    assert (
+        client.get("/api/search", query_string={"q": query}).get_json()["hits"][0]["number"]
+        == "702.19b"
+    )
+
+
+@pytest.mark.parametrize("query", ["第８章", "第八章", "section 8", "第8章", "rule 8"])
+def test_archive_a_chapter_named_in_chinese_or_as_a_section_lists_the_chapter(
+    real: tuple[Searcher, None], client, query: str
+) -> None:
+    """100.1b says "See section 8, “Multiplayer Rules.”": `section 8` is chapter 8, as
+    `rule 8`, `第8章` and `第八章` are (it used to find 200.1 and 716.3, or unrelated rules)."""
+    hits = [h["number"] for h in real[0].search(query)["hits"]]
+    assert hits[0] == "8" and all(h.startswith("8") for h in hits)
+    r = client.get("/search", query_string={"q": query})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/rules/8")
+
+
+def test_archive_show_and_history_read_a_full_width_number(runner, archive_build: Path) -> None:
+    shown = runner("show", "７０２．１９ｂ", "--json", data=archive_build)
+    assert shown.code == 0 and '"702.19b"' in shown.out
+    history = runner("history", "７０２．１９ｂ", "--json", data=archive_build)
+    assert history.code == 0 and '"502.9b"' in history.out  # as 1999 numbered it
+    assert runner("show", "第八章", data=archive_build).out.startswith("[")
+    assert "8 Multiplayer Rules" in runner("show", "section 8", data=archive_build).out
+
+
 def test_archive_game_terms_stay_whole(real: tuple[Searcher, None]) -> None:
     cut = real[0].cutter().cut
     for term in ("时空骰", "统帅区", "再调度", "法术力值", "起动式异能"):

@@ -255,16 +255,29 @@
 
   function df(ix, t) { var p = ix.post[t]; return p ? p.length / 2 : 0; }
 
-  /* `rule 704.5j`, `规则704.5j`, `901.3a.` → the number, else null */
+  /* full-width letters, digits and punctuation as ASCII, 。 between digits as a full stop:
+     `７０２．１９ｂ` → `702.19b` (as crkb.numbers.fold_width) */
+  function foldWidth(q) {
+    return q.replace(/[\uff01-\uff5e]/g, function (c) {
+      return String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+    }).replace(/\u3000/g, " ").replace(/([0-9])。(?=[0-9])/g, "$1.");
+  }
+
+  /* `rule 704.5j`, `规则704.5j`, `901.3a.`, `第八章`, `section 8`, `７０２．１９ｂ` → the number,
+     else null (as crkb.numbers.normalise) */
   function wholeNumber(q) {
-    var s = q.trim().toLowerCase().replace(/[。.,，]+$/, "")
-      .replace(/^(?:rules?|cr|规则|第)\s*/, "").replace(/章$/, "");
+    var s = foldWidth(q).trim().toLowerCase().replace(/[。.,，]+$/, "")
+      .replace(/^第\s*([一二三四五六七八九])\s*章$/, function (_m, d) {
+        return String("一二三四五六七八九".indexOf(d) + 1);
+      })
+      .replace(/^(?:rules?|cr|规则|第)\s*/, "")
+      .replace(/^(?:section\s*(?=\d{1,3}$)|chapter\s*(?=\d$))/, "").replace(/章$/, "");
     return /^\d{1,3}(?:\.\d+[a-z]{0,2})?$/.test(s) ? s : null;
   }
 
   function numbersIn(q) {
     var out = [], re = /(?:^|[^\w.])(\d{3}\.\d{1,3}[a-z]{0,2})(?![\w.]*\d)/gi, m;
-    var s = q.replace(/规则|第/g, " ");
+    var s = foldWidth(q).replace(/规则|第/g, " ");
     while ((m = re.exec(s))) if (out.indexOf(m[1].toLowerCase()) < 0) out.push(m[1].toLowerCase());
     return out;
   }
