@@ -180,6 +180,7 @@ def test_removed_rules_and_example_changes():
         "moved": 0,
         "moved_changed": 0,
         "refs_only": 0,
+        "lost_only": 0,
     }
 
 
@@ -424,4 +425,5 @@ def test_history_of_903_reaches_back_to_edh(client):
     assert rows["2011-02-04"] == ("903", "Commander")
     assert h[0]["version"] < "2010-10-01"  # EDH was in the releases before it, too
     old = client.get("/api/rules/104/history").get_json()["history"]
-    assert {"version": "2011-04-01", "number": "104", "text": "Winning and Losing"} in old
+    row = {"version": "2011-04-01", "number": "104", "text": "Winning and Losing"}
+    assert {**row, "text_changed": False} in old

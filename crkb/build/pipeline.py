@@ -219,9 +219,10 @@ def assemble(
         if doc.flags.get("truncated"):
             flags["truncated"] = True
             asm.flagged.append((doc.source, f"{doc.source}: truncated: stored, flagged as such"))
-        if n := doc.flags.get("replacement_chars"):
-            count: int = n  # type: ignore[assignment]  # Document.flags values are JSON; this one a count
-            flags["replacement_chars"] = int(flags.get("replacement_chars", 0)) + count
+        for name in ("replacement_chars", "lost_characters"):  # counts: summed over languages
+            if n := doc.flags.get(name):
+                count: int = n  # type: ignore[assignment]  # Document.flags values are JSON; this one a count
+                flags[name] = int(flags.get(name, 0)) + count
     _flag_partial(asm)
     return asm
 

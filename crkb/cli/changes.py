@@ -14,11 +14,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.json:
         emit(result)
         return 0
-    s = result["summary"]
+    s = dict(result["summary"])
+    lost = s.pop("lost_only", 0)
     print(
         f"{result['from']} → {result['to']} ({result['lang']}): "
         + ", ".join(f"{v} {k}" for k, v in s.items())
     )
+    if lost:
+        print(f"{lost} rules differ only where a copy lost characters (`?`, U+FFFD); not listed")
     for c in result["changes"]:
         num = c["new_number"] or c["old_number"]
         arrow = f"{c['old_number']} → {c['new_number']}" if c["kind"].startswith("moved") else num
@@ -33,11 +36,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         emit(result)
         return 0
-    last = None
     for row in result["history"]:
-        marker = "" if row["text"] == last else "  (text changed)" if last is not None else ""
+        marker = "  (text changed)" if row["text_changed"] else ""
         print(f"{row['version']}  {row['number']}{marker}")
-        last = row["text"]
     return 0
 
 

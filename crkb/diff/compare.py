@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from crkb.diff.lost import only_lost
 from crkb.diff.match import cite_free, cited, match_rules, same_text, text_key
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
@@ -20,6 +21,8 @@ class Change:
     `kind` is `added`, `removed`, `changed` (same number, new text or examples), `moved` (new
     number, same text) or `moved_changed`. `refs_only` marks a change that only renumbers the
     rules it cites, following the renumbering of those rules: reported, never hidden.
+    `lost_only` marks a pair that differs only where one side's copy lost characters
+    (`diff.lost`): the same rule, kept out of the changes a diff lists and counted apart.
     """
 
     kind: str
@@ -34,6 +37,7 @@ class Change:
     examples_changed: bool = False
     old_title: str | None = None
     new_title: str | None = None
+    lost_only: bool = False
 
     @property
     def title_changed(self) -> bool:
@@ -53,6 +57,7 @@ class Change:
             "old_text": self.old_text,
             "new_text": self.new_text,
             "refs_only": self.refs_only,
+            "lost_only": self.lost_only,
             "text_changed": self.text_changed,
             "examples_changed": self.examples_changed,
             "old_examples": self.old_examples,
@@ -65,11 +70,18 @@ class Change:
 
 
 def compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
-    """`same`, `refs` (only cited numbers differ, each as its rule was renumbered) or `edited`."""
+    """`same`, `lost` (they differ only where one copy lost characters, `diff.lost`), `refs`
+    (only cited numbers differ, each as its rule was renumbered, lost characters aside) or
+    `edited`."""
     if same_text(old, new):
         return "same"
     old, new = text_key(old), text_key(new)
-    if cite_free(old) != cite_free(new):
+    if only_lost(old, new):
+        return "lost"
+    free_old, free_new = cite_free(old), cite_free(new)
+    if free_old != free_new and not only_lost(free_old, free_new):
+        return "edited"
+    if len(cited(old)) != len(cited(new)):  # a lost mark where the other cites a rule
         return "edited"
     for a, b in zip(cited(old), cited(new), strict=True):
         if a != b and mapping.get(a) != b:
@@ -78,12 +90,19 @@ def compare_text(old: str, new: str, mapping: Mapping[str, str]) -> str:
 
 
 def compare_examples(old: list[str], new: list[str], mapping: Mapping[str, str]) -> str:
+    """The examples' state, as `compare_text` names a text's: the most a pair of them says."""
     if len(old) == len(new) and all(same_text(a, b) for a, b in zip(old, new, strict=True)):
         return "same"
     if len(old) != len(new):
         return "edited"
     states = {compare_text(a, b, mapping) for a, b in zip(old, new, strict=True)}
-    return "edited" if "edited" in states else "refs"
+    return next(s for s in ("edited", "refs", "lost", "same") if s in states)
+
+
+def same_reading(old: str, new: str) -> bool:
+    """Whether two texts of a rule say the same: equal up to whitespace and to characters a
+    copy lost (what `crkb diff` and `crkb history` count as no change of text)."""
+    return same_text(old, new) or only_lost(text_key(old), text_key(new))
 
 
 def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
@@ -94,6 +113,7 @@ def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
     if text == "same" and examples == "same" and not moved:
         return None
     edited = "edited" in (text, examples)
+    refs = not edited and "refs" in (text, examples)
     kind = ("moved_changed" if edited else "moved") if moved else "changed"
     return Change(
         kind=kind,
@@ -101,13 +121,14 @@ def classify(old: Rule, new: Rule, mapping: Mapping[str, str]) -> Change | None:
         new_number=new.number,
         old_text=old.text,
         new_text=new.text,
-        refs_only=not edited and "refs" in (text, examples),
-        text_changed=text != "same",
+        refs_only=refs,
+        text_changed=text not in ("same", "lost"),
         old_examples=list(old.examples),
         new_examples=list(new.examples),
-        examples_changed=examples != "same",
+        examples_changed=examples not in ("same", "lost"),
         old_title=old.title,
         new_title=new.title,
+        lost_only=not (edited or refs or moved),
     )
 
 
@@ -161,12 +182,20 @@ def diff_documents(old: Document, new: Document) -> list[Change]:
     return diff_rules(old.rules, new.rules)
 
 
+def listed(changes: Iterable[Change]) -> list[Change]:
+    """The changes a diff lists: every one but the pairs that differ only by lost characters."""
+    return [c for c in changes if not c.lost_only]
+
+
 def diff_summary(changes: Iterable[Change]) -> dict[str, int]:
-    """Counts per kind (every kind present, zero when absent), plus `refs_only`."""
+    """Counts per kind of the listed changes (every kind present, zero when absent), plus
+    `refs_only`, and `lost_only`: the pairs not listed, that differ only by lost characters."""
     changes = list(changes)
-    counts = Counter(c.kind for c in changes)
+    shown = listed(changes)
+    counts = Counter(c.kind for c in shown)
     out = {k: counts.get(k, 0) for k in KINDS}
-    out["refs_only"] = sum(1 for c in changes if c.refs_only)
+    out["refs_only"] = sum(1 for c in shown if c.refs_only)
+    out["lost_only"] = len(changes) - len(shown)
     return out
 
 

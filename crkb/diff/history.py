@@ -6,6 +6,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from crkb.diff.compare import same_reading
 from crkb.diff.match import Side, match_sides
 from crkb.errors import NotFound
 from crkb.model import Document
@@ -87,10 +88,11 @@ class Lineage:
 
     def history(self, number: str, version: str | None = None) -> dict[str, object]:
         """`{number, history: [{version, number, text}]}`, oldest first (SPEC `crkb history`)."""
-        rows = [
+        rows: list[dict[str, object]] = [
             {"version": v, "number": n, "text": self.texts[v][n]}
             for v, n in self.chain(number, version)
         ]
+        mark_changes(rows)
         return {"number": number, "history": rows}
 
     def locate(self, old_number: str, old_version: str) -> str | None:
@@ -100,6 +102,19 @@ class Lineage:
             raise NotFound(f"no rule {old_number} in version {v}")
         last_v, last_n = self.chain(old_number, v)[-1]
         return last_n if last_v == self.versions[-1] else None
+
+
+def mark_changes(rows: Sequence[dict[str, object]]) -> None:
+    """Give each history row `text_changed`: whether its text says otherwise than the row before
+    (whitespace and characters a copy lost are no change, as in `crkb diff`)."""
+    before: object = None
+    for k, row in enumerate(rows):
+        text = row["text"]
+        row["text_changed"] = k > 0 and not (
+            text == before
+            or (isinstance(text, str) and isinstance(before, str) and same_reading(before, text))
+        )
+        before = text
 
 
 def nearest(official: Sequence[str], version: str, has: Callable[[str], bool]) -> str | None:

@@ -8,7 +8,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from crkb.diff.compare import diff_rules, diff_summary
-from crkb.diff.history import Lineage, nearest, with_partials
+from crkb.diff.history import Lineage, mark_changes, nearest, with_partials
 from crkb.errors import NotFound
 from crkb.model import Rule
 from crkb.sources.completeness import chapters
@@ -101,10 +101,11 @@ def history(
         rule = store.rule(v, lang, n)
         return rule.text if rule is not None else None
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"version": v, "number": n, "text": text(v, n)}
         for v, n in with_partials(chain, official, partial, lambda v, n: text(v, n) is not None)
     ]
+    mark_changes(rows)
     return {"number": number, "history": rows, "version": vid, "lang": lang}
 
 
@@ -188,13 +189,23 @@ def diff(store: Store, old: str, new: str, lang: str = "en") -> dict[str, Any]:
     cache: LRUCache[str, list[dict[str, Any]]] = store.cache.setdefault(
         "diffs", LRUCache(maxsize=DIFF_CACHE)
     )
-    changes = cache.get(key)
-    if changes is None:
-        changes = store.step_result(key)
-        if changes is None:
-            changes = [c.to_json() for c in diff_rules(*_comparable(store, a, b, lang))]
-        cache[key] = changes
-    return {"from": a, "to": b, "lang": lang, "summary": summary(changes), "changes": changes}
+    found = cache.get(key)
+    if found is None:
+        found = store.step_result(key)
+        if found is None:
+            found = [c.to_json() for c in diff_rules(*_comparable(store, a, b, lang))]
+        cache[key] = found
+    # a pair that differs only where a copy lost characters is no change: counted, not listed
+    changes = [c for c in found if not c.get("lost_only")]
+    lost = [c["new_number"] for c in found if c.get("lost_only")]
+    return {
+        "from": a,
+        "to": b,
+        "lang": lang,
+        "summary": {**summary(changes), "lost_only": len(lost)},
+        "changes": changes,
+        "lost_only": lost,
+    }
 
 
 def _comparable(store: Store, a: str, b: str, lang: str) -> tuple[list[Rule], list[Rule]]:
@@ -210,7 +221,7 @@ def _comparable(store: Store, a: str, b: str, lang: str) -> tuple[list[Rule], li
 
 
 def summary(changes: list[dict[str, Any]]) -> dict[str, int]:
-    """Counts per kind (and of changes that only renumber citations)."""
+    """Counts per kind (and of changes that only renumber citations) of the changes listed."""
     out = {k: 0 for k in ("added", "removed", "changed", "moved", "moved_changed")}
     for c in changes:
         out[c["kind"]] = out.get(c["kind"], 0) + 1

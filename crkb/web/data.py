@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from crkb.numbers import parent_of, sort_key
 from crkb.store import reads
@@ -166,14 +167,17 @@ class Run:
     versions: list[str]  # newest first
 
 
-def history_runs(rows: list[dict[str, str | None]]) -> list[Run]:
+def history_runs(rows: list[dict[str, Any]]) -> list[Run]:
     """A rule's history (oldest first) as runs of unchanged releases, newest first: on a phone
-    the ~120 releases of an old rule read as the dozen times it changed."""
+    the ~120 releases of an old rule read as the dozen times it changed. A release is unchanged
+    as the history says (`text_changed`): a copy that only lost characters stays in its run."""
     runs: list[Run] = []
+    newer: dict[str, Any] | None = None
     for row in reversed(rows):
         number, text, version = str(row["number"]), row["text"], str(row["version"])
-        if runs and runs[-1].number == number and runs[-1].text == text:
+        if runs and newer is not None and runs[-1].number == number and not newer["text_changed"]:
             runs[-1].versions.append(version)
         else:
             runs.append(Run(number, text, [version]))
+        newer = row
     return runs
