@@ -1,47 +1,80 @@
 """History through partial copies: the 2021-09-24 bilingual DokuWiki pages (chapter 4 missing).
 
-Partial copies stay out of the lineage and the diffs, but a rule's history shows them where the
-rule is there, under the number it has in the nearest official release.
+Partial copies stay out of the lineage and the diffs, but the build matches each to the official
+releases around it: a rule's history shows a copy where the rule is there, under the number the
+copy gives it (not always the number a neighbour gives it), and the release selector and the
+banner's "Read the current text" follow a rule into and out of a copy the same way.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from crkb.diff.history import with_partials
+from crkb.diff.history import Lineage
+from crkb.diff.partial import Copy, chain_of, follow
 
 PARTIAL = "2021-09-24"
 
 
-def test_a_partial_copy_takes_the_number_of_the_nearest_release_before_it():
-    official = ["2020-01-01", "2021-01-01", "2022-01-01"]
-    chain = [("2020-01-01", "101.1"), ("2021-01-01", "101.2"), ("2022-01-01", "101.3")]
-    held = {("2021-06-01", "101.2"), ("2019-06-01", "101.1"), ("2020-06-01", "101.9")}
-    copies = ["2021-06-01", "2019-06-01", "2020-06-01"]
-    rows = with_partials(chain, official, copies, lambda v, n: (v, n) in held)
-    assert rows == [
-        ("2019-06-01", "101.1"),  # before every release: numbered like the one after it
-        ("2020-01-01", "101.1"),
+def made_up() -> tuple[Lineage, dict[str, Copy]]:
+    """Three releases; a copy between the last two numbers as the next one (a rule was inserted
+    before 101.2), and lacks chapter 4; a copy before every release is matched forward only."""
+    versions = ["2020-01-01", "2021-01-01", "2022-01-01"]
+    texts = {
+        "2020-01-01": {"101.1": "a", "101.2": "b", "400.1": "d"},
+        "2021-01-01": {"101.1": "a", "101.2": "b", "400.1": "d"},
+        "2022-01-01": {"101.1": "a", "101.2": "n", "101.3": "b", "400.1": "d"},
+    }
+    pairs = {
+        ("2020-01-01", "2021-01-01"): {"101.1": "101.1", "101.2": "101.2", "400.1": "400.1"},
+        ("2021-01-01", "2022-01-01"): {"101.1": "101.1", "101.2": "101.3", "400.1": "400.1"},
+    }
+    copies = {
+        "2021-06-01": Copy(
+            "2021-06-01",
+            "2021-01-01",
+            "2022-01-01",
+            {"101.1": "101.1", "101.2": "101.3"},
+            {"101.1": "101.1", "101.2": "101.2", "101.3": "101.3"},
+        ),
+        "2019-06-01": Copy("2019-06-01", None, "2020-01-01", {}, {"101.1": "101.1"}),
+    }
+    return Lineage(versions, texts, pairs), copies
+
+
+def test_a_partial_copy_shows_in_a_history_under_the_number_it_was_matched_to():
+    line, copies = made_up()
+    assert chain_of(line, copies, "101.3", "2022-01-01") == [
+        ("2020-01-01", "101.2"),
         ("2021-01-01", "101.2"),
-        ("2021-06-01", "101.2"),
+        ("2021-06-01", "101.3"),  # not 101.2, the number the release before gives it
         ("2022-01-01", "101.3"),
-    ]  # 2020-06-01 lacks 101.1 (the number the rule had then): not shown
+    ]
+    # new in the copy: from the copy on; a chapter the copy lacks goes straight past it
+    assert chain_of(line, copies, "101.2", "2022-01-01") == [
+        ("2021-06-01", "101.2"),
+        ("2022-01-01", "101.2"),
+    ]
+    assert "2021-06-01" not in dict(chain_of(line, copies, "400.1", "2022-01-01"))
+    # asked as of a copy: the same history
+    assert chain_of(line, copies, "101.3", "2021-06-01") == chain_of(
+        line, copies, "101.3", "2022-01-01"
+    )
+    assert chain_of(line, copies, "101.1", "2019-06-01")[0] == ("2019-06-01", "101.1")
 
 
-def test_a_partial_copy_joins_only_a_rule_of_the_releases_beside_it():
-    official = ["2020-01-01", "2021-01-01", "2022-01-01"]
-
-    def has(version: str, number: str) -> bool:
-        return True  # the copy holds every number
-
-    # new in the release after the copy (which may copy a release the archive lacks): shown
-    late = [("2022-01-01", "101.5")]
-    assert with_partials(late, official, ["2021-06-01"], has) == [("2021-06-01", "101.5"), *late]
-    # gone a release before the copy: the number in the copy is not this rule
-    gone = [("2020-01-01", "101.5")]
-    assert with_partials(gone, official, ["2021-06-01"], has) == gone
+def test_a_rule_is_followed_into_and_out_of_a_partial_copy():
+    line, copies = made_up()
+    assert follow(line, copies, "101.3", "2022-01-01", "2021-06-01") == "101.3"
+    assert follow(line, copies, "101.2", "2020-01-01", "2021-06-01") == "101.3"
+    assert follow(line, copies, "101.3", "2021-06-01", "2020-01-01") == "101.2"
+    assert follow(line, copies, "101.2", "2021-06-01", "2020-01-01") is None  # new in the copy
+    assert follow(line, copies, "101.2", "2021-06-01", "2022-01-01") == "101.2"
+    assert follow(line, copies, "400.1", "2022-01-01", "2021-06-01") is None  # chapter 4
+    assert follow(line, copies, "101.1", "2019-06-01", "2021-06-01") == "101.1"  # copy to copy
 
 
 @pytest.mark.archive
@@ -84,3 +117,70 @@ def test_history_asked_as_of_the_partial_copy(client, archive_build, runner):
     assert len(err) == 1 and "no rule 400.1" in err[0] and PARTIAL in err[0]
     r = client.get(f"/api/rules/400.1/history?version={PARTIAL}")
     assert r.status_code == 404 and "400.1" in r.get_json()["error"]
+
+
+@pytest.mark.archive
+def test_references_into_other_chapters_of_the_partial_copy_are_not_dangling(client):
+    """Each DokuWiki page (a chapter) was resolved alone: "See rule 704" in 104.3b was struck
+    through as not in the release, though 704 is. Only chapter 4, which the copy lacks, is."""
+    for lang in ("en", "zh"):
+        refs = client.get(f"/api/rules/104.3b?version={PARTIAL}&lang={lang}").get_json()
+        cited = {r["to"]: r["dangling"] for r in refs["references"]}
+        assert cited["704"] is False
+    page = client.get(f"/v/{PARTIAL}/rules/104.3b?lang=both").get_data(as_text=True)
+    assert "704 is not in this release" not in page
+    assert client.get(f"/v/{PARTIAL}/rules/704").status_code == 200
+
+
+@pytest.mark.archive
+def test_only_references_the_partial_copy_cannot_hold_are_dangling(store):
+    for lang in ("en", "zh"):
+        doc = store.document(PARTIAL, lang)
+        held = doc.rule_map()
+        dangling = [r for r in doc.references if r.dangling]
+        assert all(r.target not in held for r in dangling)
+        assert all(r.target in held for r in doc.references if not r.dangling)
+        assert sum(r.target.startswith("4") for r in dangling) >= len(dangling) - 3
+
+
+@pytest.mark.archive
+@pytest.mark.parametrize(
+    "now, there, text",
+    [
+        ("103.5", "103.4", "opening hand"),  # not 103.5 of the copy
+        ("701.6", "701.5", "Counter"),  # not the copy's 701.6 (Create)
+    ],
+)
+def test_the_release_selector_finds_the_rule_in_the_partial_copy(client, now, there, text):
+    latest = client.get("/api/versions").get_json()
+    newest = (latest["versions"] if isinstance(latest, dict) else latest)[-1]["id"]
+    r = client.get(f"/rules/{now}?version={PARTIAL}&from={newest}")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/v/{PARTIAL}/rules/{there}")
+    rows = client.get(f"/api/rules/{now}/history").get_json()["history"]
+    assert (PARTIAL, there) in {(h["version"], h["number"]) for h in rows}
+    # and back: the banner of the copy's rule reads the current text of the same rule
+    page = client.get(f"/v/{PARTIAL}/rules/{there}").get_data(as_text=True)
+    link = re.search(r'href="([^"]+)">Read the current text', page)
+    assert link is not None
+    back = client.get(link.group(1).replace("&amp;", "&"))
+    assert back.status_code == 302 and back.headers["Location"].endswith(f"/rules/{now}")
+
+
+@pytest.mark.archive
+def test_history_shows_the_partial_copy_under_its_own_number(client, archive_build, runner):
+    """502.3 of 2021-07-23 is 502.4 in the copy, as in 2021-11-19: the copy's row is its 502.4
+    (the same text), not its 502.3 (another rule)."""
+    rows = client.get("/api/rules/502.4/history").get_json()["history"]
+    by = {h["version"]: h for h in rows}
+    assert (by["2021-07-23"]["number"], by[PARTIAL]["number"]) == ("502.3", "502.4")
+    assert by[PARTIAL]["text"] == by["2021-11-19"]["text"]
+    ran = runner("history", "502.4", "--json", data=archive_build)
+    assert (PARTIAL, "502.4") in {
+        (h["version"], h["number"]) for h in json.loads(ran.out)["history"]
+    }
+    for now in ("607.2p", "702.103g", "712.8f"):
+        got = {
+            h["version"]: h["number"]
+            for h in client.get(f"/api/rules/{now}/history").get_json()["history"]
+        }
+        assert got.get(PARTIAL) == got.get("2021-11-19")

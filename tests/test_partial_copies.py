@@ -123,3 +123,78 @@ def test_the_dokuwiki_copy_without_chapter_4_is_partial_and_diffs_leave_the_chap
         changes = json.loads(runner("diff", a, b, "--json", data=archive_build).out)["changes"]
         touched = {(c["old_number"] or c["new_number"])[0] for c in changes}
         assert changes and "4" not in touched
+
+
+def numbered(date: str, rules: list[str], *, chapter_2: bool = True) -> str:
+    """`release` with these texts as rules 100.1, 100.2 … (a rule inserted renumbers those after
+    it)."""
+    chapter_1 = "".join(f"100.{i}. {t}\n\n" for i, t in enumerate(rules, start=1))
+    return release(date, chapter_2=chapter_2).replace(
+        "100.1. These rules apply to any game.\n\n", chapter_1
+    )
+
+
+RULE_X = "Each player keeps their library face down in a single stack at all times."
+NEW_1 = "A player who would draw from an empty library loses the next time they could."
+NEW_2 = "Tokens are created on the battlefield under the control of the player who made them."
+
+
+@pytest.fixture(scope="module")
+def renumbered_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy lacking chapter 2 between two releases, numbered as neither: a rule was inserted
+    before 100.2 in the copy, and another one before it in the release after."""
+    from crkb.build import build
+
+    corpus = tmp_path_factory.mktemp("renumbered-corpus")
+    en = corpus / "en" / "txt"
+    en.mkdir(parents=True)
+    first = ["These rules apply to any game.", RULE_X]
+    en.joinpath("2024-01-01.txt").write_text(numbered("January 1, 2024", first), "utf-8")
+    copy = ["These rules apply to any game.", NEW_1, RULE_X]
+    text = numbered("February 1, 2024", copy, chapter_2=False)
+    en.joinpath("2024-02-01.txt").write_text(text, "utf-8")
+    last = ["These rules apply to any game.", NEW_2, NEW_1, RULE_X]
+    en.joinpath("2024-03-01.txt").write_text(numbered("March 1, 2024", last), "utf-8")
+    data = tmp_path_factory.mktemp("renumbered-data")
+    build([corpus], data, progress=lambda _msg: None)
+    return data
+
+
+def test_a_copy_numbered_as_neither_neighbour_shows_its_own_number(
+    renumbered_build: Path, runner: Callable[..., Ran]
+) -> None:
+    ran = runner("history", "100.4", "--json", data=renumbered_build)
+    rows = [(r["version"], r["number"]) for r in json.loads(ran.out)["history"]]
+    assert rows == [("2024-01-01", "100.2"), ("2024-02-01", "100.3"), ("2024-03-01", "100.4")]
+
+
+def test_the_release_selector_follows_a_rule_into_and_out_of_a_copy(
+    renumbered_build: Path,
+) -> None:
+    from crkb.web import create_app
+
+    client = create_app({"DATA": str(renumbered_build), "TESTING": True}).test_client()
+    for number, origin, vid, there in (
+        ("100.4", "2024-03-01", "2024-02-01", "/v/2024-02-01/rules/100.3"),
+        ("100.2", "2024-01-01", "2024-02-01", "/v/2024-02-01/rules/100.3"),
+        ("100.3", "2024-02-01", "2024-03-01", "/rules/100.4"),
+        ("100.3", "2024-02-01", "2024-01-01", "/v/2024-01-01/rules/100.2"),
+    ):
+        r = client.get(f"/rules/{number}?version={vid}&from={origin}")
+        assert r.status_code == 302 and r.headers["Location"].endswith(there), (number, vid)
+
+
+def test_references_of_pages_merged_into_a_copy_are_resolved_against_the_whole_copy() -> None:
+    """A copy in pages (one per chapter): a page citing another page's rule does not dangle."""
+    from crkb.build.pipeline import _merge
+    from crkb.graph.references import link_document
+
+    one = doc("2024-02-01", ["100.1"])
+    one.rules[0].text = "See rule 200.1 and rule 300.1."
+    two = doc("2024-02-01", ["200.1"])
+    two.rules[0].text = "The parts of a card."
+    merged = _merge([link_document(one), link_document(two)])
+    assert [(r.target, r.dangling) for r in merged.references] == [
+        ("200.1", False),
+        ("300.1", True),
+    ]

@@ -19,6 +19,7 @@ from typing import Any
 from crkb import corpus
 from crkb.build import steps as build_steps
 from crkb.errors import BadInput
+from crkb.graph.references import resolve
 from crkb.model import OFFICIAL_FORMATS, Document
 from crkb.numbers import sort_key
 from crkb.parsing import Parsed, parse_all
@@ -113,7 +114,9 @@ def _merge(parts: list[Document]) -> Document:
         credits=next((d.credits for d in parts if d.credits), ""),
         rules=rules,
         glossary=glossary,
-        references=[r for d in parts for r in d.references],
+        # each page's references were resolved against that page's rules alone (a chapter):
+        # resolved again against the whole copy, only a rule no page holds is dangling
+        references=resolve([r for d in parts for r in d.references], {r.number: r for r in rules}),
         warnings=[w for d in parts for w in d.warnings],
         flags={k: v for d in parts for k, v in d.flags.items()},
     )
@@ -299,11 +302,11 @@ def run_steps(asm: Assembly, build_dir: Path, progress: Progress) -> dict[str, f
     with step("terms"):
         terms = build_steps.write_terms(asm.docs, asm.terms_texts, build_dir)
     with step("lineage"):
-        lineages = build_steps.write_lineage(asm.docs, build_dir, progress)
+        lineages, copies = build_steps.write_lineage(asm.docs, build_dir, progress)
     with step("checks"):
         build_steps.write_findings(asm.docs, terms, lineages, build_dir, progress)
     with step("index"):
-        build_steps.write_index(asm.docs, terms, lineages, build_dir)
+        build_steps.write_index(asm.docs, terms, lineages, build_dir, copies.get("en"))
     return seconds
 
 

@@ -16,6 +16,7 @@ from crkb.checks.translation import check
 from crkb.diff.compare import diff_rules
 from crkb.diff.history import Lineage, build_lineage, translation_numbers
 from crkb.diff.lookup import TRANSLATION_NUMBERS
+from crkb.diff.partial import PARTIAL, Copy, copy_translation_numbers, follow, match_copies
 from crkb.graph.terms import build_dictionary, pair_glossaries, parse_terms_list
 from crkb.model import OFFICIAL_FORMATS, Document
 from crkb.search.index import build_index
@@ -61,9 +62,19 @@ def official_documents(docs: Docs, lang: str) -> list[Document]:
     ]
 
 
-def write_lineage(docs: Docs, build_dir: Path, progress: Progress) -> dict[str, Lineage]:
-    """Match every release to the next, per language; keep the maps and the neighbour diffs."""
+def partial_copies(docs: Docs, official: Iterable[Document], lang: str) -> list[Document]:
+    """One language's documents kept out of its lineage (`official`): the partial copies."""
+    known = {d.version for d in official}
+    return [d for (v, lg), d in sorted(docs.items()) if lg == lang and v not in known]
+
+
+def write_lineage(
+    docs: Docs, build_dir: Path, progress: Progress
+) -> tuple[dict[str, Lineage], dict[str, dict[str, Copy]]]:
+    """Match every release to the next, per language; keep the maps and the neighbour diffs;
+    match each partial copy to the releases around it (crkb.diff.partial)."""
     lineages: dict[str, Lineage] = {}
+    matched: dict[str, dict[str, Copy]] = {}
     with db.step_results(build_dir / db.DB_NAME) as conn:
         for lang in ("en", "zh"):
             chosen = official_documents(docs, lang)
@@ -72,6 +83,9 @@ def write_lineage(docs: Docs, build_dir: Path, progress: Progress) -> dict[str, 
             progress(f"lineage {lang}: {len(chosen)} releases")
             lineage = build_lineage(chosen)
             lineages[lang] = lineage
+            matched[lang] = match_copies(chosen, partial_copies(docs, chosen, lang))
+            for vid, copy in matched[lang].items():
+                db.put_step_result(conn, f"{PARTIAL}{lang}:{vid}", copy.to_json())
             db.put_step_result(
                 conn,
                 f"lineage:{lang}",
@@ -86,35 +100,51 @@ def write_lineage(docs: Docs, build_dir: Path, progress: Progress) -> dict[str, 
                 db.put_step_result(conn, f"diff:{lang}:{a}:{b}", [c.to_json() for c in changes])
         if "en" in lineages:
             translated = sorted(v for v, lg in docs if lg == "zh")
-            for vid, numbers in translation_numbers(lineages["en"], translated).items():
-                db.put_step_result(conn, TRANSLATION_NUMBERS + vid, numbers)
-    return lineages
+            numbers = translation_numbers(lineages["en"], translated)
+            numbers.update(copy_translation_numbers(lineages["en"], matched["en"], translated))
+            for vid, found in numbers.items():
+                db.put_step_result(conn, TRANSLATION_NUMBERS + vid, found)
+    return lineages, matched
 
 
-def current_numbers(docs: Docs, lineages: Mapping[str, Lineage]) -> dict[tuple[str, str], str]:
-    """(version, number) of each Chinese rule → its number in the newest English release."""
+def current_numbers(
+    docs: Docs, lineages: Mapping[str, Lineage], copies: Mapping[str, Copy] | None = None
+) -> dict[tuple[str, str], str]:
+    """(version, number) of each Chinese rule → its number in the newest English release
+    (`copies`: the English partial copies, matched to the releases around them)."""
     en = lineages.get("en")
     out: dict[tuple[str, str], str] = {}
     if en is None:
         return out
+    matched = copies or {}
+    latest = en.versions[-1]
     for (vid, lang), doc in docs.items():
-        if lang != "zh" or vid not in en.texts or vid == en.versions[-1]:
+        if lang != "zh" or vid == latest:
+            continue
+        if vid in en.texts:
+            held: Iterable[str] = en.texts[vid]
+        elif vid in matched and (vid, "en") in docs:
+            held = docs[(vid, "en")].rule_map()
+        else:
             continue
         for r in doc.rules:
-            if r.number in en.texts[vid]:
-                now = en.locate(r.number, vid)
+            if r.number in held:
+                now = follow(en, matched, r.number, vid, latest)
                 if now and now != r.number:
                     out[(vid, r.number)] = now
     return out
 
 
 def write_index(
-    docs: Docs, terms: dict[str, str], lineages: Mapping[str, Lineage], build_dir: Path
+    docs: Docs,
+    terms: dict[str, str],
+    lineages: Mapping[str, Lineage],
+    build_dir: Path,
+    copies: Mapping[str, Copy] | None = None,
 ) -> None:
     """The Whoosh index over every version, with the term dictionary it was built with."""
-    build_index(
-        build_dir / INDEX_DIR, list(docs.values()), terms, moves=current_numbers(docs, lineages)
-    )
+    moves = current_numbers(docs, lineages, copies)
+    build_index(build_dir / INDEX_DIR, list(docs.values()), terms, moves=moves)
 
 
 def write_findings(

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crkb.diff.compare import same_reading
@@ -115,37 +114,6 @@ def mark_changes(rows: Sequence[dict[str, object]]) -> None:
             or (isinstance(text, str) and isinstance(before, str) and same_reading(before, text))
         )
         before = text
-
-
-def nearest(official: Sequence[str], version: str, has: Callable[[str], bool]) -> str | None:
-    """The official release nearest before `version` for which `has` holds, else the nearest
-    after it (None if neither does): a partial copy is numbered like the release it copies."""
-    k, m = bisect_left(official, version), bisect_right(official, version)
-    for v in [*official[max(0, k - 1) : k], *official[m : m + 1]]:
-        if has(v):
-            return v
-    return None
-
-
-def with_partials(
-    chain: list[tuple[str, str]],
-    official: Sequence[str],
-    partial: Iterable[str],
-    has: Callable[[str, str], bool],
-) -> list[tuple[str, str]]:
-    """`chain` with the partial copies that hold the rule inserted, in date order.
-
-    Partial copies are kept out of the lineage (they would read as mass removals), so they have
-    no matches of their own: a copy holds the rule under the number the rule has in the nearest
-    official release before it, or after it when the rule is not in that one.
-    """
-    numbers = dict(chain)
-    rows = list(chain)
-    for p in partial:
-        v = nearest(official, p, numbers.__contains__)
-        if v is not None and has(p, numbers[v]):
-            rows.append((p, numbers[v]))
-    return sorted(rows)
 
 
 def pick_versions(docs: Iterable[Document]) -> list[Document]:

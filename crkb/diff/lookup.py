@@ -8,7 +8,8 @@ from typing import Any
 from cachetools import LRUCache
 
 from crkb.diff.compare import diff_rules, diff_summary
-from crkb.diff.history import Lineage, mark_changes, nearest, with_partials
+from crkb.diff.history import Lineage, mark_changes
+from crkb.diff.partial import PARTIAL, Copy, chain_of, follow
 from crkb.errors import NotFound
 from crkb.model import Rule
 from crkb.sources.completeness import chapters
@@ -80,22 +81,14 @@ def history(
 ) -> dict[str, Any]:
     """`{number, version, history: [{version, number, text}]}` following every renumbering.
 
-    Partial copies (kept out of the lineage) are shown where they hold the rule; asked for as
-    `version`, one is followed through the nearest official release that has the number.
+    Partial copies (kept out of the lineage) are shown where they hold the rule, under the
+    number the build matched it to there; asked for as `version`, one is followed through the
+    official release beside it that holds the rule.
     """
     line = lineage(store, lang)
     vid = store.resolve_version(version, lang)
-    official = line.versions
-    known = set(official)
-    partial = [v for v in store.version_ids(lang) if v not in known]
-    if vid in partial:
-        if store.rule(vid, lang, number) is None:
-            raise NotFound(f"no rule {number} in version {vid}")
-        via = nearest(official, vid, lambda v: number in line.texts[v])
-        chain = [*(line.chain(number, via) if via is not None else []), (vid, number)]
-        partial.remove(vid)
-    else:
-        chain = line.chain(number, vid)
+    if vid not in line.texts and store.rule(vid, lang, number) is None:
+        raise NotFound(f"no rule {number} in version {vid}")
 
     def text(v: str, n: str) -> str | None:
         rule = store.rule(v, lang, n)
@@ -103,7 +96,7 @@ def history(
 
     rows: list[dict[str, Any]] = [
         {"version": v, "number": n, "text": text(v, n)}
-        for v, n in with_partials(chain, official, partial, lambda v, n: text(v, n) is not None)
+        for v, n in chain_of(line, copies(store, lang), number, vid)
     ]
     mark_changes(rows)
     return {"number": number, "history": rows, "version": vid, "lang": lang}
@@ -163,8 +156,9 @@ def translated_number(store: Store, number: str, version: str) -> str | None:
 
 def number_in(store: Store, number: str, version: str, other: str) -> str | None:
     """The number the English rule `number` of `version` has in the release `other`, following
-    renumbering: None when `other` does not hold that rule, `number` itself when the lineage
-    cannot say (either release is a partial copy, or `version` lacks the number).
+    renumbering (into and out of partial copies too): None when `other` does not hold that
+    rule, `number` itself when the lineage cannot say (`version` lacks the number, or a partial
+    copy was not matched by the build).
 
     Numbers are the English ones: a translation is numbered as the English text it translates,
     so this also says which rule of an older translation stands beside a newer English rule.
@@ -175,10 +169,31 @@ def number_in(store: Store, number: str, version: str, other: str) -> str | None
         line = lineage(store, "en")
     except NotFound:
         return number
-    known = set(line.versions)
-    if version not in known or other not in known or number not in line.texts[version]:
+    matched = copies(store, "en")
+    if not all(v in line.texts or v in matched for v in (version, other)):
         return number
-    return line.follow(number, version, other)
+    if version in line.texts:
+        lacks = number not in line.texts[version]
+    else:
+        lacks = store.rule(version, "en", number) is None
+    if lacks:
+        return number
+    return follow(line, matched, number, version, other)
+
+
+def copies(store: Store, lang: str = "en") -> dict[str, Copy]:
+    """The partial copies of a language the build matched to the releases around them (cached
+    on the store): version → `Copy`."""
+    key = f"copies:{lang}"
+    if key not in store.cache:
+        known = set(lineage(store, lang).versions)
+        found = {}
+        for v in store.version_ids(lang):
+            if v not in known and (data := store.step_result(f"{PARTIAL}{lang}:{v}")) is not None:
+                found[v] = Copy.from_json(v, data)
+        store.cache[key] = found
+    matched: dict[str, Copy] = store.cache[key]
+    return matched
 
 
 def diff(store: Store, old: str, new: str, lang: str = "en") -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "1"
+# 2: the references of a copy in pages resolved against the whole copy; partial copies
+# matched to the releases around them (`partial:` step results)
+SCHEMA_VERSION = "2"
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
