@@ -578,6 +578,34 @@ def test_a_history_page_shows_each_wording_once_and_every_release_a_click_away(c
     assert {f"/v/{r['version']}/rules/{r['number']}" for r in rows} <= links
 
 
+def test_a_diff_marks_only_the_words_that_changed(client, store):
+    """A judge reads what changed in a long rule at a glance: each changed rule's old and new
+    texts are shown whole, as the source has them, and only the words taken out and put in are
+    marked; with both languages chosen the page leads to the Chinese text's changes."""
+    zh = store.version_ids("zh")
+    a, b = zh[-2], zh[-1]
+    changed = [
+        c
+        for c in client.get(f"/api/diff?from={a}&to={b}").get_json()["changes"]
+        if c["kind"] == "changed"
+    ]
+    page = soup(client.get(f"/diff/{a}/{b}?lang=en&kind=changed"))
+    items = page.select("li.change")
+    assert len(items) == len(changed) > 0
+    shown = marked = 0
+    for li, c in zip(items, changed, strict=True):
+        assert li.select_one("p.old").get_text() == c["old_text"]
+        assert li.select_one("p.new").get_text() == c["new_text"]
+        assert li.select("p.old del") or li.select("p.new ins")  # something is marked
+        shown += len(c["new_text"])
+        marked += sum(len(x.get_text()) for x in li.select("p.new ins"))
+    assert marked < shown / 4  # the words put in, not every changed rule's whole text
+    both = soup(client.get(f"/diff/{a}/{b}?lang=both"))
+    link = both.select_one("p.other-lang a")
+    assert link is not None and "lang=zh" in link["href"]
+    assert soup(client.get(link["href"])).select_one("ol.changes")["lang"] == "zh-Hans"
+
+
 def test_diff_and_history_pages_in_chinese(client, store):
     zh = store.version_ids("zh")
     a, b = zh[-2], zh[-1]

@@ -114,14 +114,39 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         }
     ),
     "Diff": _obj(
-        {"from": _S, "to": _S, "lang": _S, "summary": _COUNTS, "changes": _arr(_ref("Change"))}
+        {
+            "from": _S,
+            "to": _S,
+            "lang": _S,
+            "summary": _COUNTS,
+            "changes": _arr(_ref("Change")),
+            "lost_only": {
+                **_arr(_S),
+                "description": "rules whose texts differ only where a copy lost characters"
+                " (`?` or U+FFFD for a character it could not hold): no rule change, not in"
+                " `changes`",
+            },
+        }
     ),
     "History": _obj(
         {
             "number": _S,
             "version": _S,
             "lang": _S,
-            "history": _arr(_obj({"version": _S, "number": _S, "text": _S})),
+            "history": _arr(
+                _obj(
+                    {
+                        "version": _S,
+                        "number": _S,
+                        "text": _S,
+                        "text_changed": {
+                            **_B,
+                            "description": "the text differs from the release before it's,"
+                            " other than where a copy lost characters",
+                        },
+                    }
+                )
+            ),
         }
     ),
     "Finding": _obj(

@@ -443,7 +443,7 @@ def diff(old: str, new: str) -> ResponseReturnValue:
     zh = set(store.version_ids("zh"))
     lang = "zh" if lang_choice() == "zh" and {a, b} <= zh else "en"
     result = shapes.diff(store, a, b, lang)
-    changes = [c for c in result["changes"] if not kind or c["kind"] == kind]
+    changes = [_marked(c, lang) for c in result["changes"] if not kind or c["kind"] == kind]
     return render_template(
         "diff.html",
         a=result["from"],
@@ -455,8 +455,27 @@ def diff(old: str, new: str) -> ResponseReturnValue:
         lang=lang,
         # asked for Chinese, but a release has no Chinese text: the English changes, said so
         no_zh=[v for v in (a, b) if v not in zh] if lang_choice() == "zh" else [],
+        # both languages asked for: the English changes, and the way to the Chinese ones
+        zh_too=lang_choice() == "both" and {a, b} <= zh,
         **_common(store, b),
     )
+
+
+def _marked(change: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A change with its old and new texts as HTML where only the words taken out (`del`) and
+    put in (`ins`) are marked: a judge reads what changed in a long rule at a glance."""
+    from crkb.diff import textdiff
+    from crkb.markup import merged_html
+
+    old, new = change.get("old_text"), change.get("new_text")
+    if old is None or new is None or old == new:
+        return change
+    gone, added = textdiff.highlight(old, new, lang)
+    return {
+        **change,
+        "old_html": Markup(merged_html(old, gone)),
+        "new_html": Markup(merged_html(new, added)),
+    }
 
 
 @bp.get("/releases/<version>")
