@@ -25,10 +25,11 @@ def normalise(raw: str) -> str | None:
     """`901.3a.` / `rule 901.3A` / ` 901.3 ` → `901.3a` / `901.3`; None if it is not a number.
 
     Also as Chinese users type them: full-width (`７０２．１９ｂ`), `第8章` / `第八章` (chapter 8),
-    `规则702.19b`; and as the rules name chapters and sections: `section 8`, `section 702`."""
+    `规则702.19b` / `規則702.19b`; and as the rules name chapters and sections: `section 8`,
+    `section 702`."""
     s = fold_width(raw).strip().lower().rstrip(".。")
     s = _ZH_CHAPTER.sub(lambda m: str(_ZH_DIGITS.index(m.group(1)) + 1), s)
-    s = re.sub(r"^(?:rules?|cr|规则|第)\s*", "", s)
+    s = re.sub(r"^(?:rules?|cr|规则|規則|第)\s*", "", s)  # 規則: typed in Traditional
     s = re.sub(r"^(?:section\s*(?=\d{1,3}$)|chapter\s*(?=\d$))", "", s)
     s = re.sub(r"章$", "", s)
     m = _NUMBER.match(s)

@@ -183,4 +183,4 @@ def test_history_shows_the_partial_copy_under_its_own_number(client, archive_bui
             h["version"]: h["number"]
             for h in client.get(f"/api/rules/{now}/history").get_json()["history"]
         }
-        assert got.get(PARTIAL) == got.get("2021-11-19")
+        assert got.get(PARTIAL) is not None and got[PARTIAL] == got.get("2021-11-19")

@@ -411,7 +411,8 @@ def test_rule_numbers_typed_on_a_chinese_keyboard_and_chapters_named_as_the_rule
 
     assert fold_width("７０２．１９ｂ") == "702.19b" and fold_width("702。19b") == "702.19b"
     assert fold_width("规则。７") == "规则。7"  # 。 ends a sentence unless between digits
-    for typed in ("７０２．１９ｂ", "702。19b", "ｒｕｌｅ ７０２．１９ｂ", "规则７０２．１９ｂ。"):
+    wide = ("７０２．１９ｂ", "702。19b", "ｒｕｌｅ ７０２．１９ｂ", "规则７０２．１９ｂ。")
+    for typed in (*wide, "規則702.19b", "702.19b？"):  # Traditional 規則; a number asked about
         assert whole_number(typed) == "702.19b", typed
     for typed in ("第８章", "第八章", "第 八 章", "section 8", "Section 8.", "chapter 8", "rule 8"):
         assert normalise(typed) == "8", typed
@@ -419,6 +420,7 @@ def test_rule_numbers_typed_on_a_chinese_keyboard_and_chapters_named_as_the_rule
     for not_a_number in ("第十章", "section 702.1", "chapter 702", "section", "８章节"):
         assert normalise(not_a_number) is None, not_a_number
     assert numbers_in("什么是 ７０２．１９ｂ 和 702。19c") == ["702.19b", "702.19c"]
+    assert numbers_in("請看規則702.19c") == ["702.19c"]
 
 
 @pytest.mark.parametrize("query", ["７０２．１９ｂ", "702。19b", "ｒｕｌｅ ７０２．１９ｂ"])

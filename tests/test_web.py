@@ -336,7 +336,16 @@ def test_an_unknown_release_date_offers_the_releases_beside_it(client, store):
     offered = [a["href"] for a in page.select("p.releases a")]
     assert offered == [f"/v/{before}/rules/100.1?lang=en", f"/v/{after}/rules/100.1?lang=en"]
     assert all(client.get(href).status_code == 200 for href in offered)
-    newest, translated = ids[-1], store.version_ids("zh")[-1]
+    zh = store.version_ids("zh")  # a translation's page offers translated releases only
+    pairs = zip(zh, zh[1:], strict=False)
+    early, late = next((x, y) for x, y in pairs if any(x < v < y for v in ids))
+    day_after = (datetime.date.fromisoformat(early) + day).isoformat()
+    page = soup(client.get(f"/translation/{day_after}"))
+    assert [a["href"] for a in page.select("p.releases a")] == [
+        f"/translation/{early}",
+        f"/translation/{late}",
+    ]
+    newest, translated = ids[-1], zh[-1]
     page = soup(client.get(f"/translation/{newest}"))
     assert [a["href"] for a in page.select("p.releases a")] == [f"/translation/{translated}"]
     assert client.get(f"/translation/{translated}").status_code == 200

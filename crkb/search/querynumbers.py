@@ -8,14 +8,14 @@ import re
 from crkb.numbers import fold_width, normalise
 
 _IN_TEXT = re.compile(
-    r"(?:(?<![\w.])|(?<=规则)|(?<=第))(\d{3}\.\d{1,3}[a-z]{0,2}|\d{3}(?=\s|$|章))(?![\w.]*\d)",
+    r"(?:(?<![\w.])|(?<=规则)|(?<=規則)|(?<=第))(\d{3}\.\d{1,3}[a-z]{0,2}|\d{3}(?=\s|$|章))(?![\w.]*\d)",
     re.I,
 )
 
 
 def whole_number(query: str) -> str | None:
     """The rule number when the whole query is one (in any of the accepted forms)."""
-    q = fold_width(query).strip().strip("。.,，")
+    q = fold_width(query).strip().strip("。.,，?？")  # a number asked about: "702.19b？"
     if len(q) > 30:
         return None
     return normalise(q)

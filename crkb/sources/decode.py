@@ -21,6 +21,7 @@ _GOOD_PUNCT = set("’‘“”—–™®©…•°½¼¾±×")
 _HIGH = re.compile(rb"[\x80-\xff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")  # the common CJK ideographs
+_PRIVATE = re.compile(r"[\ue000-\uf8ff]")  # private use: GB18030's reading of another code page
 # A GB18030 reading's share of Chinese characters that makes it a Chinese text: a Chinese rules
 # text is about three quarters Chinese, a bilingual page about half; an English file in a single
 # byte code page, read as GB18030, less than one character in ten thousand.
@@ -182,7 +183,13 @@ def _decode_chinese(data: bytes) -> tuple[str, str] | None:
         text = data.decode("gb18030")
     except UnicodeDecodeError:
         return None
-    return (text, "gb18030") if len(_HAN.findall(text)) >= CHINESE_SHARE * len(text) else None
+    if _PRIVATE.search(text):  # Big5 read as GB18030: no Chinese text has these
+        return None
+    han = len(_HAN.findall(text))
+    # Chinese writes its own full stops and commas: Japanese read as GB18030 shows none (its
+    # 。 and 、 become 丅 and 丄), English in a single-byte code page hardly any Chinese at all
+    stops = text.count("。") + text.count("，")
+    return (text, "gb18030") if han >= CHINESE_SHARE * len(text) and stops * 100 >= han else None
 
 
 def normalise_newlines(text: str) -> str:

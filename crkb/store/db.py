@@ -339,7 +339,7 @@ class Store:
                     self._aliases.setdefault(a, vid)
         vid = self._aliases.get(name.strip())
         if vid is None:
-            raise _unknown(name, self.version_ids())
+            raise _unknown(name, ids)  # releases with a text in `lang`, when given
         if lang and vid not in ids:
             before = self.newest_text(vid, lang)
             newest = f"; the newest {lang} text before it is {before}" if before else ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from crkb import __version__
+from crkb.search.planning import MAX_QUERY
 
 _S = {"type": "string"}
 _NS = {"type": ["string", "null"]}
@@ -346,7 +347,7 @@ def document() -> dict[str, Any]:
                             schema={
                                 "type": "string",
                                 "minLength": 1,
-                                "maxLength": 200,
+                                "maxLength": MAX_QUERY,
                                 "pattern": r"\S",  # blank queries are refused
                                 "examples": ["deathtouch", "死触", "702.2", "vigilance"],
                             },
