@@ -206,6 +206,8 @@ def test_pages_kept_by_former_code_are_not_served_by_an_upgraded_crkb(
         conn.execute("UPDATE blobs SET body = ?", (b"\x00text/html\nthe former code's page",))
     assert served_by("former") == "the former code's page"  # what that code kept is served
     assert served_by("upgraded") == fresh  # rendered again by the new code
+    cache = current_build(archive_build) / "cache"
+    assert not list(cache.glob("web-former*"))  # and the former code's cache is gone
     monkeypatch.undo()
     assert rendering.cache_name().startswith("cache/web-")
 

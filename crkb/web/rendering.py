@@ -8,6 +8,7 @@ into is named after the code that renders them: the package's source and the tem
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 from pathlib import Path
@@ -33,3 +34,13 @@ def cache_name() -> str:
     """The cache file, beside the store (in its own directory: see diskcache._make_parent), that
     this code's pages of a build are kept in."""
     return f"cache/web-{signature()}.sqlite"
+
+
+def drop_former(path: Path) -> None:
+    """Delete the caches beside `path` that other code rendered (a crkb upgraded in place): its
+    pages are never read again, and each holds up to a few hundred megabytes. Best effort: a
+    worker of the former code still writing to one loses nothing it needs."""
+    for other in path.parent.glob("web*.sqlite*"):
+        if not other.name.startswith(path.name):
+            with contextlib.suppress(OSError):
+                other.unlink()

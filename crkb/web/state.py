@@ -117,6 +117,7 @@ class Served:
         if kept is None or self._fragments_of is not store:
             path = store.path.parent / rendering.cache_name()
             if kept is None or kept.disk.path != path:
+                rendering.drop_former(path)
                 kept = self._fragments = Fragments(DiskCache(path))
             self._fragments_of = store
         return kept
