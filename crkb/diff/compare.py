@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from crkb.diff.lost import only_lost
 from crkb.diff.match import cite_free, cited, match_rules, same_text, text_key
@@ -182,21 +182,23 @@ def diff_documents(old: Document, new: Document) -> list[Change]:
     return diff_rules(old.rules, new.rules)
 
 
-def listed(changes: Iterable[Change]) -> list[Change]:
-    """The changes a diff lists: every one but the pairs that differ only by lost characters."""
-    return [c for c in changes if not c.lost_only]
+def summary(changes: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Counts per kind of the changes a diff lists (every kind, zero when absent), how many of
+    them only renumber citations (`refs_only`), and `lost_only`: the pairs not listed, that
+    differ only by lost characters. Over changes as JSON (`Change.to_json`, a stored diff)."""
+    out = dict.fromkeys((*KINDS, "refs_only", "lost_only"), 0)
+    for c in changes:
+        if c.get("lost_only"):
+            out["lost_only"] += 1
+        else:
+            out[str(c["kind"])] += 1
+            out["refs_only"] += bool(c.get("refs_only"))
+    return out
 
 
 def diff_summary(changes: Iterable[Change]) -> dict[str, int]:
-    """Counts per kind of the listed changes (every kind present, zero when absent), plus
-    `refs_only`, and `lost_only`: the pairs not listed, that differ only by lost characters."""
-    changes = list(changes)
-    shown = listed(changes)
-    counts = Counter(c.kind for c in shown)
-    out = {k: counts.get(k, 0) for k in KINDS}
-    out["refs_only"] = sum(1 for c in shown if c.refs_only)
-    out["lost_only"] = len(changes) - len(shown)
-    return out
+    """`summary` of the changes `diff_rules` made."""
+    return summary(c.to_json() for c in changes)
 
 
 def _first_of_each(rules: list[Rule]) -> dict[str, Rule]:

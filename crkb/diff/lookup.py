@@ -7,7 +7,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from crkb.diff.compare import diff_rules, diff_summary
+from crkb.diff.compare import diff_rules, diff_summary, summary
 from crkb.diff.history import Lineage, mark_changes
 from crkb.diff.partial import PARTIAL, Copy, chain_of, follow
 from crkb.errors import NotFound
@@ -211,15 +211,13 @@ def diff(store: Store, old: str, new: str, lang: str = "en") -> dict[str, Any]:
             found = [c.to_json() for c in diff_rules(*_comparable(store, a, b, lang))]
         cache[key] = found
     # a pair that differs only where a copy lost characters is no change: counted, not listed
-    changes = [c for c in found if not c.get("lost_only")]
-    lost = [c["new_number"] for c in found if c.get("lost_only")]
     return {
         "from": a,
         "to": b,
         "lang": lang,
-        "summary": {**summary(changes), "lost_only": len(lost)},
-        "changes": changes,
-        "lost_only": lost,
+        "summary": summary(found),
+        "changes": [c for c in found if not c.get("lost_only")],
+        "lost_only": [c["new_number"] for c in found if c.get("lost_only")],
     }
 
 
@@ -233,15 +231,6 @@ def _comparable(store: Store, a: str, b: str, lang: str) -> tuple[list[Rule], li
     return [r for r in old.rules if r.number[0] in both], [
         r for r in new.rules if r.number[0] in both
     ]
-
-
-def summary(changes: list[dict[str, Any]]) -> dict[str, int]:
-    """Counts per kind (and of changes that only renumber citations) of the changes listed."""
-    out = {k: 0 for k in ("added", "removed", "changed", "moved", "moved_changed")}
-    for c in changes:
-        out[c["kind"]] = out.get(c["kind"], 0) + 1
-    out["refs_only"] = sum(1 for c in changes if c.get("refs_only"))
-    return out
 
 
 __all__ = ["lineage", "history", "number_in", "whereabouts", "diff", "summary", "diff_summary"]
