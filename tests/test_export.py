@@ -272,6 +272,25 @@ def test_the_home_page_offers_the_pack_as_a_zip(archive_build):
 
 
 @pytest.mark.archive
+def test_a_zip_made_by_former_code_is_made_again(archive_build, tmp_path):
+    """A crkb upgraded in place (a fix to the pack's pages) does not serve the former pack."""
+    import shutil
+
+    from crkb.web import create_app
+
+    data = tmp_path / "data"
+    shutil.copytree(archive_build, data, symlinks=True, ignore=shutil.ignore_patterns("packs"))
+    client = create_app({"DATA": str(data)}).test_client()
+    fresh = client.get("/pack.zip").data
+    (zipped,) = (data / "packs").glob("*.zip")
+    zipped.write_bytes(b"made by former code")
+    (data / "packs" / (zipped.name + ".code")).write_text("former")
+    assert client.get("/pack.zip").data[:2] == b"PK"
+    names = zipfile.ZipFile(io.BytesIO(fresh)).namelist()
+    assert zipfile.ZipFile(zipped).namelist() == names
+
+
+@pytest.mark.archive
 def test_the_pack_downloads_when_the_data_folder_is_named_relatively(archive_build, monkeypatch):
     """`make run` serves ./instance: the zip is read from there, not from the package."""
     from crkb.web import create_app
@@ -342,3 +361,111 @@ def test_the_default_packs_rules_carry_their_players_questions(pack: Path):
         data = json.loads(script[start : script.rindex(";")])
         with_questions = sum(1 for n in data["askedlen"] if n > 0)
         assert with_questions / len(data["docs"]) > 0.95, lang
+
+
+# -- the other language's twin of a rule, across releases ---------------------------------------
+
+
+def _twin_of(html: str, number: str) -> str | None:
+    """Where the rule `number` of a section page links in the other language (None: no link)."""
+    start = html.index(f'id="{number}"')
+    end = html.find('class="r ', start)
+    found = re.search(r'<a class="other" href="([^"]+)"', html[start : end if end > 0 else None])
+    return found.group(1) if found else None
+
+
+def _titled(store, version: str, lang: str, section: str, title: str) -> str:
+    rules = store.document(version, lang).rules
+    return next(r.number for r in rules if r.number.startswith(section + ".") and r.title == title)
+
+
+@pytest.mark.archive
+def test_twin_links_follow_the_renumbering_since_the_translation(pack: Path, store):
+    info = json.loads((pack / "crkb-pack.json").read_text())
+    en_v, zh_v = info["versions"]["en"], info["versions"]["zh"]
+    assert en_v > zh_v  # the newest English beside an older translation
+    counter = _titled(store, en_v, "en", "701", "Counter")
+    fanji = _titled(store, zh_v, "zh", "701", "反击")
+    assert counter != fanji  # renumbered since the translation (701.6 and 701.5)
+    en = (pack / "en" / "701.html").read_text()
+    zh = (pack / "zh" / "701.html").read_text()
+    assert _twin_of(en, counter) == f"../zh/701.html#{fanji}"
+    assert _twin_of(zh, fanji) == f"../en/701.html#{counter}"
+    # the Chinese rule under Counter's English number is another rule: it links elsewhere
+    assert _twin_of(zh, counter) not in (None, f"../en/701.html#{counter}")
+    for lang, mine, theirs in (("en", counter, f"../zh/701.html#{fanji}"), ("zh", fanji, None)):
+        keywords = (pack / lang / "keywords.html").read_text().splitlines()
+        line = next(x for x in keywords if f'href="701.html#{mine}"' in x)
+        twin = re.search(r'class="other" href="([^"]+)"', line)
+        assert twin and twin.group(1) == (theirs or f"../en/701.html#{counter}"), line
+
+
+@pytest.mark.archive
+def test_a_rule_added_since_the_translation_has_no_twin(pack: Path, store):
+    from crkb.diff.lookup import number_in
+
+    info = json.loads((pack / "crkb-pack.json").read_text())
+    en_v, zh_v = info["versions"]["en"], info["versions"]["zh"]
+    zh_numbers = {r.number for r in store.document(zh_v, "zh").rules}
+    # keywords printed since the translation (Behold, Triple, …) under a number that is
+    # another rule's there: linking by number would show that other rule
+    added = [
+        r.number
+        for r in store.document(en_v, "en").rules
+        if r.number[:4] in ("701.", "702.")
+        and r.title
+        and r.number in zh_numbers
+        and number_in(store, r.number, en_v, zh_v) is None
+    ]
+    assert added
+    for n in added:
+        sec = n.split(".")[0]
+        assert _twin_of((pack / "en" / f"{sec}.html").read_text(), n) is None, n
+        keywords = (pack / "en" / "keywords.html").read_text().splitlines()
+        line = next(x for x in keywords if f'href="{sec}.html#{n}"' in x)
+        assert 'class="other"' not in line, line
+
+
+def test_twin_numbers_pair_two_releases_both_ways():
+    from crkb.export import pack as packing
+    from crkb.export import pages
+
+    class Built:  # what a build kept: the English release's numbers in its translation's
+        def step_result(self, key: str) -> object:
+            assert key == "zh-numbers:2025-01-01"
+            return {"100.2": "100.3", "100.3": None, "100.4": "100.2"}
+
+    versions = {"en": "2025-01-01", "zh": "2024-01-01"}
+    twins = packing.twin_numbers(Built(), versions)  # type: ignore[arg-type]
+    # English 100.2 is the translation's 100.3; 100.3 was added; 100.4 is its 100.2; and the
+    # translation's 100.4 (no English rule maps to it) was removed since
+    assert twins["en"] == {"100.2": "100.3", "100.3": None, "100.4": "100.2"}
+    assert twins["zh"] == {"100.3": "100.2", "100.2": "100.4", "100.4": None}
+    assert packing.twin_numbers(Built(), {"en": "2024-01-01", "zh": "2024-01-01"}) == {}  # type: ignore[arg-type]
+
+    def text(lang: str, version: str, numbers: list[str]) -> pages.Text:
+        rules = [Rule("100", "section", "General", "General")]
+        rules += [Rule(n, "rule", f"{lang} {n}", parent="100") for n in numbers]
+        doc = Document(
+            lang=lang,
+            version=version,
+            source="x",
+            format="txt",
+            rules=rules,
+            glossary=[],
+            references=[],
+        )
+        return pages.make_text(doc)
+
+    en = text("en", "2025-01-01", ["100.1", "100.2", "100.3", "100.4"])
+    zh = text("zh", "2024-01-01", ["100.1", "100.2", "100.3", "100.4"])
+    en.twins, zh.twins = twins["en"], twins["zh"]
+    en_html = pages.section_page(en, en.sections[0], zh, None, None)
+    zh_html = pages.section_page(zh, zh.sections[0], en, None, None)
+    assert _twin_of(en_html, "100.1") == "../zh/100.html#100.1"  # not renumbered
+    assert _twin_of(en_html, "100.2") == "../zh/100.html#100.3"
+    assert _twin_of(en_html, "100.3") is None
+    assert _twin_of(en_html, "100.4") == "../zh/100.html#100.2"
+    assert _twin_of(zh_html, "100.2") == "../en/100.html#100.4"
+    assert _twin_of(zh_html, "100.3") == "../en/100.html#100.2"
+    assert _twin_of(zh_html, "100.4") is None

@@ -70,6 +70,27 @@ def choose_versions(
     return out
 
 
+def twin_numbers(store: Store, versions: dict[str, str]) -> dict[str, dict[str, str | None]]:
+    """lang → (its text's numbers that the other language's text numbers otherwise → the number
+    there, None when that text lacks the rule). The translation may be of an older release than
+    the English, and is numbered as that release's English: the build's map of the English
+    release's numbers into its translation's (`crkb.diff.lookup.translated_number`, read whole
+    here, once) pairs them, and its inverse pairs the translation's rules with the English ones.
+    Empty when both are of one release, or the build mapped none (a partial copy: by number)."""
+    en, zh = versions.get("en"), versions.get("zh")
+    if en is None or zh is None or en == zh:
+        return {}
+    from crkb.diff.lookup import TRANSLATION_NUMBERS
+
+    forward = store.step_result(TRANSLATION_NUMBERS + en)
+    if not isinstance(forward, dict):
+        return {}
+    back: dict[str, str | None] = {n: m for m, n in forward.items() if n is not None}
+    for m in forward:  # the translation's rule numbered as a renumbered English one, and no
+        back.setdefault(m, None)  # English rule renumbered to it: removed since
+    return {"en": dict(forward), "zh": back}
+
+
 def _png(size: int) -> bytes:
     """A plain square icon (the pack's colour with a page), as PNG, for the web app manifest."""
     rows = []
@@ -217,7 +238,10 @@ def write_search(
         import opencc
 
         cutter = analysis.ChineseCutter(sorted(set(words)))
-        via = searchdata.via_english(texts["en"].doc if "en" in texts else None, terms)
+        en_text = texts.get("en")
+        via = searchdata.via_english(
+            en_text.doc if en_text else None, terms, en_text.twins if en_text else None
+        )
         zh = texts["zh"].doc
         index = searchdata.chinese_index(
             zh, cutter, opencc.OpenCC("t2s").convert, via, players_questions(build, zh)
@@ -253,6 +277,8 @@ def export(
         versions = choose_versions(store, version, langs, required)
         progress(f"reading {', '.join(f'{k} {v}' for k, v in versions.items())}")
         texts = {lang: pages.make_text(store.document(v, lang)) for lang, v in versions.items()}
+        for lang, twins in twin_numbers(store, versions).items():
+            texts[lang].twins = twins
         raw_terms = store.step_result("terms")
         terms = raw_terms if isinstance(raw_terms, dict) else {}
     finally:
@@ -308,22 +334,34 @@ def zip_folder(folder: Path, target: Path) -> None:
     tmp.replace(target)
 
 
-def pack_zip(data: Path) -> Path:
+def pack_zip(data: Path, code: str = "") -> Path:
     """The zip of the newest pack of the current build, made once per build and kept in
-    `data/packs/<build id>.zip` (zips of other builds are removed)."""
+    `data/packs/<build id>.zip` (zips of other builds are removed). `code` names the code that
+    makes it (the web app's `rendering.signature()`): a zip made by other code (a crkb upgraded
+    in place: a fix to the pages) is made again, as the web app's kept pages are."""
     build = current_build(Path(data))
     packs = Path(data) / PACKS
     packs.mkdir(parents=True, exist_ok=True)
     target = packs / f"crkb-pack-{build.name}.zip"
-    if target.exists():
+    stamp = target.with_name(target.name + ".code")  # which code made it
+
+    def current() -> bool:
+        try:
+            return target.exists() and stamp.read_text(encoding="utf-8") == code
+        except OSError:
+            return False
+
+    if current():
         return target
     with open(packs / ".lock", "w") as lock:  # one process makes it; the others wait, then read it
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not target.exists():
+        if not current():
             with tempfile.TemporaryDirectory(dir=packs) as tmp:
                 export(data, Path(tmp) / "pack", build=build)
                 zip_folder(Path(tmp) / "pack", target)
-            for old in packs.glob("crkb-pack-*.zip"):
-                if old != target:
+                (Path(tmp) / "code").write_text(code, encoding="utf-8")
+                (Path(tmp) / "code").replace(stamp)
+            for old in (*packs.glob("crkb-pack-*.zip"), *packs.glob("crkb-pack-*.zip.code")):
+                if old not in (target, stamp):
                     old.unlink(missing_ok=True)
     return target

@@ -31,6 +31,9 @@ class Text:
     refs: dict[str, list[Reference]] = field(default_factory=dict)
     numbers: set[str] = field(default_factory=set)
     terms: links.Terms = field(default_factory=lambda: links.Terms(None, {}))
+    # this text's numbers that the other language's text numbers otherwise (None: it lacks the
+    # rule); a number not listed is the same there (see `twin_numbers` in crkb/export/pack.py)
+    twins: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def lang(self) -> str:
@@ -112,15 +115,22 @@ def nav(lang: str, prefix: str, other: str | None = None, find: bool = True) -> 
     )
 
 
-def _other_link(other: Text | None, number: str, prefix: str) -> str:
+def twin_number(text: Text, number: str) -> str | None:
+    """The number, in the other language's text, of this text's rule `number` (None: it lacks
+    the rule). The two may be of different releases: a translation is numbered as its own."""
+    return text.twins.get(number, number)
+
+
+def _other_link(text: Text, other: Text | None, number: str, prefix: str) -> str:
     """The small link from a rule to the same rule in the other language ("" if it lacks it)."""
-    url = rule_href(other, number, prefix) if other else None
-    if other is None or url is None:
+    there = twin_number(text, number) if other else None
+    url = rule_href(other, there, prefix) if other and there else None
+    if other is None or url is None or there is None:
         return ""
     name = "中文" if other.lang == "zh" else "EN"
     return (
         f'<a class="other" href="{escape(url)}" lang="{HTML_LANG[other.lang]}"'
-        f' title="{escape(number)} {LANG_NAMES[other.lang]}">{name}</a>'
+        f' title="{escape(there)} {LANG_NAMES[other.lang]}">{name}</a>'
     )
 
 
@@ -144,7 +154,7 @@ def _rule_html(r: Rule, text: Text, other: Text | None) -> str:
     return (
         f'<{tag} class="r {r.kind}" id="{escape(r.number)}">'
         f'<a class="n" href="#{escape(r.number)}">{escape(r.number)}</a>{title} '
-        f'<span class="x">{body}</span> {_other_link(other, r.number, prefix)}'
+        f'<span class="x">{body}</span> {_other_link(text, other, r.number, prefix)}'
         f"{examples}</{tag}>\n"
     )
 
@@ -155,7 +165,8 @@ def section_page(
     """One section in one language: every rule an element whose id is its number."""
     lang = text.lang
     sec = section.number
-    other_url = rule_href(other, sec, "../") if other else None
+    there = twin_number(text, sec) if other else None
+    other_url = rule_href(other, there, "../") if other and there else None
     switch = (
         f'<a class="other" href="{escape(other_url)}">{"中文" if lang == "en" else "English"}</a>'
         if other_url
@@ -296,7 +307,7 @@ def keywords_page(text: Text, other: Text | None) -> str:
         for r in rules:
             if not r.title:
                 continue
-            twin = _other_link(other, r.number, "../")
+            twin = _other_link(text, other, r.number, "../")
             out.append(
                 f'<li><a href="{sec}.html#{escape(r.number)}">{escape(r.number)}'
                 f" {escape(r.title)}</a> {twin}</li>\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from crkb.model import Document, Rule
 from crkb.numbers import sort_key
@@ -297,15 +297,20 @@ def chinese_index(
     }
 
 
-def via_english(en: Document | None, terms: dict[str, str]) -> dict[str, list[str]]:
+def via_english(
+    en: Document | None,
+    terms: dict[str, str],
+    twins: Mapping[str, str | None] | None = None,
+) -> dict[str, list[str]]:
     """Chinese term key → rule numbers, through the term dictionary and the English pins (for a
-    Chinese term the Chinese glossary does not list)."""
+    Chinese term the Chinese glossary does not list). `twins`: the English numbers the Chinese
+    text numbers otherwise (None: it lacks the rule), when it translates an older release."""
     if en is None:
         return {}
     en_pins, _sections = pins(en)
     out: dict[str, list[str]] = {}
     for zh_key, en_key in analysis.zh_term_keys(terms).items():
-        got = en_pins.get(en_key)
+        got = [t for n in en_pins.get(en_key, []) if (t := (twins or {}).get(n, n)) is not None]
         if got and zh_key:
-            out[zh_key] = list(got)
+            out[zh_key] = got
     return out

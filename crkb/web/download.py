@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, send_file
 
 from crkb.export.pack import pack_zip
+from crkb.web.rendering import signature
 from crkb.web.serving import served
 
 bp = Blueprint("download", __name__)
@@ -12,6 +13,7 @@ bp = Blueprint("download", __name__)
 
 @bp.get("/pack.zip")
 def pack() -> Response:
-    """The zip of the newest pack (made on the first request after a build, in seconds)."""
-    path = pack_zip(served().data)
+    """The zip of the newest pack (made on the first request after a build or an upgrade of
+    crkb, in seconds)."""
+    path = pack_zip(served().data, signature())
     return send_file(path, mimetype="application/zip", as_attachment=True, download_name=path.name)
