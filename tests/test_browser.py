@@ -104,6 +104,14 @@ def test_phone_width_has_no_horizontal_scrolling(phone, base_url):
     phone.screenshot(path=str(SHOTS / "phone-home.png"))
 
 
+def test_phone_home_jumps_to_every_release(phone, base_url):
+    """The releases stand below both contents on a phone: one tap, not 13,000 pixels."""
+    phone.goto(base_url + "/?lang=both")
+    phone.click("nav.parts a[href='#releases']")
+    top = phone.evaluate("document.getElementById('releases').getBoundingClientRect().top")
+    assert phone.evaluate("window.scrollY") > 5000 and abs(top) < 50
+
+
 def test_phone_keywords_keep_each_rule_number_on_one_line(phone, base_url):
     """On a phone the keyword table's long 701.1 row squeezed the Rule column to a character
     a line; every number stays whole."""

@@ -379,6 +379,39 @@ def test_home_has_search_chapters_and_every_version(client, store):
     assert listed == list(reversed(store.version_ids()))
 
 
+def test_home_takes_translators_to_each_releases_translation_check(client, store):
+    """The translation checks were reached only through a rule's badge: the home page opens the
+    newest one, and every release that has a Chinese text opens its own."""
+    page = soup(client.get("/"))
+    newest_zh = store.version_ids("zh")[-1]
+    check = page.select_one("nav.parts a[href^='/translation/']")
+    assert check["href"] == f"/translation/{newest_zh}"
+    assert soup(client.get(check["href"])).select_one("h1 small").get_text() == newest_zh
+    tagged = [a["href"].rsplit("/", 1)[1] for a in page.select(".vlist a.tag")]
+    assert tagged == list(reversed(store.version_ids("zh")))
+    older = soup(client.get(f"/translation/{tagged[-1]}"))
+    assert older.select_one("h1 small").get_text() == tagged[-1]
+    # each translation check leads on to its worklist against the newest English release
+    onward = older.select_one("p.note a[href^='/translation/forward/']")
+    newest_en = store.version_ids("en")[-1]
+    assert onward["href"] == f"/translation/forward/{tagged[-1]}/{newest_en}"
+    assert client.get(onward["href"]).status_code == 200
+
+
+def test_home_parts_are_each_a_jump_away(client):
+    """Stacked on a phone, every release was 13,000 pixels down: each part is linked at the top."""
+    page = soup(client.get("/?lang=both"))
+    jumps = [a["href"] for a in page.select("nav.parts a[href^='#']")]
+    assert jumps == ["#contents-en", "#contents-zh", "#releases"]
+    assert all(page.find(id=j[1:]) is not None for j in jumps)
+    assert page.select_one("#releases .vlist") is not None
+    pinned = soup(client.get("/v/2024-04-12/?lang=zh"))
+    assert [a["href"] for a in pinned.select("nav.parts a[href^='#']")] == [
+        "#contents-zh",
+        "#releases",
+    ]
+
+
 def column_or_section(page):
     return page.select_one("section.col[lang=en]")
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from crkb.diff.lookup import TRANSLATION_NUMBERS
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.export import pages, searchdata
 from crkb.graph.term_matching import anchor
@@ -80,8 +81,6 @@ def twin_numbers(store: Store, versions: dict[str, str]) -> dict[str, dict[str, 
     en, zh = versions.get("en"), versions.get("zh")
     if en is None or zh is None or en == zh:
         return {}
-    from crkb.diff.lookup import TRANSLATION_NUMBERS
-
     forward = store.step_result(TRANSLATION_NUMBERS + en)
     if not isinstance(forward, dict):
         return {}

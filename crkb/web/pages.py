@@ -102,7 +102,12 @@ def home(version: str | None = None) -> ResponseReturnValue:
             cols.append((lang, v, data.chapters(store, v, lang), data.sections(store, v, lang)))
     infos = {v.id: v for v in store.versions()} if request.path == "/" or version else {}
     return render_template(
-        "index.html", cols=cols, infos=infos, pinned=version is not None, **_common(store, vid)
+        "index.html",
+        cols=cols,
+        infos=infos,
+        pinned=version is not None,
+        translated=store.newest_text(vid, "zh"),  # the translation the translators' check opens
+        **_common(store, vid),
     )
 
 
@@ -497,9 +502,12 @@ def translation(version: str) -> ResponseReturnValue:
     chapter = params.chapter(request.args.get("chapter"))
     g.no_cache = True  # reviewers mark findings between builds
     result = shapes.translation(store, served().data, vid, kind=kind, chapter=chapter)
+    ids, newest_en = store.version_ids(), store.version_ids("en")[-1]
+    newer = ids.index(newest_en) > ids.index(result["version"])
     return render_template(
         "translation.html",
         result=result,
+        carry_to=newest_en if newer else None,  # the worklist's way in
         findings=result["findings"],
         kinds=result["counts"],
         kind=kind,
