@@ -12,6 +12,7 @@ import json
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 
 from crkb.diff.history import Lineage
 from crkb.diff.partial import Copy, chain_of, follow
@@ -184,3 +185,26 @@ def test_history_shows_the_partial_copy_under_its_own_number(client, archive_bui
             for h in client.get(f"/api/rules/{now}/history").get_json()["history"]
         }
         assert got.get(PARTIAL) is not None and got[PARTIAL] == got.get("2021-11-19")
+
+
+@pytest.mark.archive
+def test_a_number_the_partial_copy_lacks_says_where_the_rule_is_in_it(client):
+    """A judge types an old number (or one of the chapter the copy lacks) on a page of the copy:
+    the 404 names the copy's number for that rule, or says the copy lacks the whole chapter and
+    links the rule in the releases around it."""
+    rows = client.get("/api/rules/502.9b/history?version=2009-05-01").get_json()["history"]
+    in_copy = {h["version"]: h["number"] for h in rows}[PARTIAL]
+    assert in_copy != "502.9b"
+    r = client.get(f"/v/{PARTIAL}/rules/502.9b")
+    assert r.status_code == 404
+    went = BeautifulSoup(r.get_data(as_text=True), "html.parser").select_one(".went")
+    links = {a.get_text(): a["href"] for a in went.select("a")}
+    assert links[in_copy] == f"/v/{PARTIAL}/rules/{in_copy}"
+    assert client.get(links[in_copy]).status_code == 200
+
+    r = client.get(f"/v/{PARTIAL}/rules/400.1")
+    went = BeautifulSoup(r.get_data(as_text=True), "html.parser").select_one(".went")
+    assert "partial copy" in went.get_text() and "not 4" in went.get_text()
+    around = [a["href"] for a in went.select("a")]
+    assert len(around) == 2 and all(client.get(h).status_code == 200 for h in around)
+    assert all(h.endswith("/rules/400.1") and PARTIAL not in h for h in around)

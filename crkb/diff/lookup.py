@@ -109,7 +109,8 @@ def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> di
     the newest such release (`later_version`) and its rule's number in `version` (`then`)."""
     line = lineage(store, lang)
     if version not in line.versions:
-        return None
+        copy = copies(store, lang).get(version)
+        return None if copy is None else _in_copy(store, line, copy, number, lang)
     k = line.versions.index(version)
     for v in reversed(line.versions[:k]):
         if store.rule(v, lang, number) is None:
@@ -118,6 +119,33 @@ def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> di
         now = chain[-1][1] if chain[-1][0] == version else None
         return {"number": number, "last_version": v, "now": now, "until": chain[-1][0]}
     return _forerunner(store, line, number, version, lang)
+
+
+def _in_copy(
+    store: Store, line: Lineage, copy: Copy, number: str, lang: str
+) -> dict[str, Any] | None:
+    """`whereabouts` in a partial copy, by following the rule from the official releases into
+    it. A copy may lack a whole chapter: then `held` lists the chapters it holds and `beside`
+    the official releases around it that have the number (the rule was never in question)."""
+    held = sorted(chapters(store.document(copy.version, lang)))
+    if number[:1] not in held:
+        around = (copy.before, copy.after)
+        beside = [v for v in around if v and store.rule(v, lang, number) is not None]
+        return {"number": number, "held": held, "beside": beside}
+    matched = copies(store, lang)
+    for v in reversed([w for w in line.versions if w < copy.version]):
+        if store.rule(v, lang, number) is None:
+            continue
+        now = follow(line, matched, number, v, copy.version)
+        until = (
+            copy.version if now else [w for w, _n in line.chain(number, v) if w < copy.version][-1]
+        )
+        return {"number": number, "last_version": v, "now": now, "until": until}
+    for v in reversed([w for w in line.versions if w > copy.version]):
+        if store.rule(v, lang, number) is not None:
+            then = follow(line, matched, number, v, copy.version)
+            return {"number": number, "later_version": v, "then": then}
+    return None
 
 
 def _forerunner(
