@@ -316,6 +316,23 @@ def test_show_both_reads_a_named_release_as_latest(archive_build, capsys):
     assert (answers[1]["en"]["title"], answers[1]["zh"]["title"]) == ("Counter", "反击")
 
 
+@pytest.mark.parametrize("lang", ["en", "both"])
+def test_show_an_old_number_names_the_rules_number_in_the_release(archive_build, capsys, lang):
+    """A judge types 502.9b from a 2009 printout: the one-line error names the rule's number in
+    the release asked for, by its history, which is then shown."""
+    data = ["--data", str(archive_build)]
+    assert main(["history", "502.9b", "--version", "2009-05-01", "--json", *data]) == 0
+    rows = json.loads(capsys.readouterr().out)["history"]
+    then = {h["version"]: h["number"] for h in rows}["2015-01-23"]
+    assert main(["show", "502.9b", "--version", "2015-01-23", "--lang", lang, *data]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"the rule is {then} here" in err
+    assert main(["show", then, "--version", "2015-01-23", *data]) == 0
+    # a date with no release is still said so, whichever languages are asked for
+    assert main(["show", "100.1", "--version", "2099-01-01", "--lang", lang, *data]) == 2
+    assert "no release of that date" in capsys.readouterr().err
+
+
 def test_show_writes_chapter_and_section_numbers_without_a_dot(archive_build, capsys):
     assert main(["show", "9", "--data", str(archive_build)]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crkb.checks.store_findings import report
+from crkb.diff.lookup import whereabouts
 from crkb.errors import BadInput, NotFound
 from crkb.model import ParseResult
 from crkb.store.db import Store
@@ -72,7 +73,10 @@ def rule(store: Store, version: str, lang: str, number: str) -> Json:
     """One rule of one text with its children, outgoing references and who cites it."""
     found = store.rule(version, lang, number)
     if found is None:
-        raise NotFound(f"rule {number} does not exist in the {lang} text of {version}")
+        raise NotFound(
+            f"rule {number} does not exist in the {lang} text of {version}"
+            + went(store, number, version, lang)
+        )
     return {
         "version": version,
         "lang": lang,
@@ -106,6 +110,29 @@ def rule(store: Store, version: str, lang: str, number: str) -> Json:
     }
 
 
+def went(store: Store, number: str, version: str, lang: str) -> str:
+    """Where the rule of a number `version` lacks went, as the end of a one-line error ("" when
+    the lineage cannot say): a judge types the number of an old printout, or today's number in
+    an old release, and reads the number to type instead, as the 404 page says it."""
+    try:
+        w = whereabouts(store, number, version, lang)
+    except NotFound:
+        return ""
+    if not w:
+        return ""
+    if "held" in w:
+        around = " and ".join(w["beside"])
+        see = f"; it is in {around}" if around else ""
+        return f" ({version} is a partial copy without chapter {number[:1]}{see})"
+    if "later_version" in w:
+        if w["then"]:
+            return f" (a later number: that rule of {w['later_version']} is {w['then']} here)"
+        return f" (a later number: that rule of {w['later_version']} was not in {version} yet)"
+    if w["now"]:
+        return f" (last numbered so in {w['last_version']}: the rule is {w['now']} here)"
+    return f" (last in {w['last_version']}; the rule was removed after {w['until']})"
+
+
 def rules(
     store: Store,
     number: str,
@@ -120,20 +147,22 @@ def rules(
     version)."""
     wanted = langs(choice)
     out: dict[str, Json] = {}
+    read: dict[str, str] = {}  # lang → the release read
     for lang in wanted:
         try:
             version = _beside_release(store, lang, out, resolve) if len(wanted) > 1 else None
-            version = version or resolve(lang)
+            version = read[lang] = version or resolve(lang)
             n: str | None = number
             if lang == "zh" and "en" in out:  # the translation may number it otherwise
                 n = _beside(store, number, out["en"]["version"], version)
             if n is not None:
                 out[lang] = rule(store, version, lang, n)
-        except NotFound:
-            if len(wanted) == 1:
+        except NotFound as e:
+            if len(wanted) == 1 or e.versions:  # e.versions: no release of the date asked
                 raise
     if not out:
-        raise NotFound(f"rule {number} not found in version {asked or 'latest'}")
+        where = went(store, number, read["en"], "en") if "en" in read else ""
+        raise NotFound(f"rule {number} not found in version {asked or 'latest'}{where}")
     return out
 
 
