@@ -17,7 +17,6 @@ from scripts import loadtools
 
 SECONDS = 5
 CONNECTIONS = 32
-MIN_RPS = 20  # not a speed target (that is `make bench`): proves the server kept serving
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +62,11 @@ def test_sustained_load_has_no_failed_request(
     load = loadtools.run_wrk(
         wrk, archive_server.base, mix, paths, seconds=SECONDS, connections=CONNECTIONS
     )
+    # every request answered in time (wrk's timeout) and well; how many is `make bench`'s
+    # figure, not a test's (a busy machine halves it): the server answers on after the load
     assert load.errors == 0, f"{load.describe()}\n{archive_server.log_tail()}"
-    assert load.rps > MIN_RPS, load.describe()
+    assert load.requests >= CONNECTIONS, load.describe()
+    assert loadtools.fetch(archive_server.base, paths[-1])[0] < 400, archive_server.log_tail()
     assert archive_server.proc.poll() is None, archive_server.log_tail()
 
 
