@@ -13,6 +13,7 @@ import pytest
 
 from crkb.cli import main
 from tests.conftest import SHOTS
+from tests.contrast import worst_contrast
 
 pytestmark = [pytest.mark.archive, pytest.mark.browser]
 
@@ -129,6 +130,26 @@ def test_phone_width_has_no_horizontal_scrolling(phone, pack):
         wide = phone.evaluate("document.scrollingElement.scrollWidth")
         assert wide <= phone.evaluate("window.innerWidth"), path
     phone.screenshot(path=str(SHOTS / "pack-phone-search.png"))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_pack_reads_in_the_light_and_in_the_dark(browser, pack, scheme):
+    """The pack follows a phone set to dark, every text at WCAG's contrast of 4.5 or more, a
+    rule jumped to and a search's marks included."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 375, "height": 812})
+    try:
+        pg = context.new_page()
+        pages = ("index.html", "en/702.html#702.2", "zh/glossary.html", "search.html?q=trample")
+        for path in pages:
+            pg.goto(pack.as_uri() + "/" + path)
+            if path.startswith("search"):
+                pg.wait_for_function("document.body.dataset.done === '1'")
+            ratio, where, ground = worst_contrast(pg)
+            assert ratio >= 4.5, f"{scheme} {path}: {where} {ratio:.2f}"
+            assert (ground < 0.05) if scheme == "dark" else (ground > 0.9), (path, ground)
+        pg.screenshot(path=str(SHOTS / f"pack-search-{scheme}.png"))
+    finally:
+        context.close()
 
 
 def _free_port() -> int:
