@@ -157,6 +157,10 @@ def test_only_the_in_word_question_marks_of_a_pattern_flag_a_copy() -> None:
     assert lost_characters("A player can?t; it?s that player?s turn.") == 3
     # a question, a web address's query: no loss
     assert lost_characters("Is it? See www.wizards.com/default.asp?x=magic/rules.") == 0
+    # a word beside an address is judged on its own; any space ends a word; only Latin letters
+    assert lost_characters("http://x.com/a?b can?t") == 1
+    assert lost_characters("can?t\u3000www.x.com/a?b\nit?s") == 2
+    assert lost_characters("?a a? é?e 规?则 a?1") == 0
 
 
 def rule(number: str, text: str) -> Rule:

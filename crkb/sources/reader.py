@@ -28,8 +28,8 @@ _PAIRED_LINES = re.compile(r"\n(\d{3}\.\d+[a-z]?)\.? .*\n+\1\.? ")  # "\n" first
 _SUMMARY = re.compile(r"Rulings? Summar|Rules Summary|Rulings are collected", re.I)
 # A character a lossy copy lost: `?` between two Latin letters (`can?t`, `player?s`, `cards?even`,
 # `409.1f?h`), which English rules never write; a web address's query (`default.asp?x=`) aside.
-_LOST = re.compile(r"(?<=[A-Za-z])\?(?=[A-Za-z])")
-_ADDRESS = re.compile(r"\S*(?:www\.|://|\.aspx?\?)\S*")
+_LOST = re.compile(r"\?(?=[A-Za-z])")  # and a letter before it: the `?` first, found fast
+_ADDRESS = re.compile(r"www\.|://|\.aspx?\?")  # a word holding one is a web address
 # In-word `?` a file holds before it reads as a lossy copy: whole releases hold none outside web
 # addresses; the 2008-05-01 copy (every ’ and “ lost) holds ~1,660, that of 2009-05-01 (every
 # dash lost) 70.
@@ -111,8 +111,20 @@ def read_bytes(data: bytes, path: str) -> ParseResult:
 
 def lost_characters(text: str) -> int:
     """How many characters a lossy copy replaced by `?` inside a word (`can?t`): a count of the
-    in-word `?` outside web addresses. The text itself is kept as it is."""
-    return len(_LOST.findall(_ADDRESS.sub(" ", text)))
+    in-word `?` outside web addresses. The text itself is kept as it is. Each `?` found is
+    judged by its own word, the few of them there are: a pattern for an address anywhere
+    tried from every character of a file (~50 ms a file) made a third of a parse."""
+    count = 0
+    for m in _LOST.finditer(text):
+        start = end = m.start()
+        if not start or not ("A" <= text[start - 1] <= "Z" or "a" <= text[start - 1] <= "z"):
+            continue
+        while start and not text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        count += _ADDRESS.search(text, start, end) is None
+    return count
 
 
 def _dispatch(fmt: str, text: str, path: str, fdate: str | None) -> ParseResult:

@@ -305,8 +305,9 @@ class Store:
         return out
 
     def newest_text(self, version: str, lang: str) -> str | None:
-        """The newest `lang` text not newer than `version`: a translation lags the English, and
-        a release with none is read beside the translation before it."""
+        """The release (its id) of the newest `lang` text not newer than `version`, None when
+        every one is newer: a translation lags the English, and a release with none is read
+        beside the translation before it."""
         ids = self.version_ids(lang)
         i = bisect.bisect_right(ids, version)
         return ids[i - 1] if i else None
