@@ -106,60 +106,34 @@ def whereabouts(store: Store, number: str, version: str, lang: str = "en") -> di
     """Where a number that `version` lacks went: the last release that had it, what the rule is
     numbered in `version` (`now`, None when it was removed) and the last release that still had
     the rule under any number (`until`). A number no earlier release had, but a later one has:
-    the newest such release (`later_version`) and its rule's number in `version` (`then`)."""
+    the newest such release (`later_version`) and its rule's number in `version` (`then`).
+
+    `version` may be a partial copy: the rule is followed into it as into any release, and when
+    the copy lacks the number's whole chapter, `held` lists the chapters it holds and `beside`
+    the official releases around it that have the number."""
     line = lineage(store, lang)
-    if version not in line.versions:
-        copy = copies(store, lang).get(version)
-        return None if copy is None else _in_copy(store, line, copy, number, lang)
-    k = line.versions.index(version)
-    for v in reversed(line.versions[:k]):
-        if store.rule(v, lang, number) is None:
-            continue
-        chain = [(w, n) for w, n in line.chain(number, v) if w <= version]
-        now = chain[-1][1] if chain[-1][0] == version else None
-        return {"number": number, "last_version": v, "now": now, "until": chain[-1][0]}
-    return _forerunner(store, line, number, version, lang)
-
-
-def _in_copy(
-    store: Store, line: Lineage, copy: Copy, number: str, lang: str
-) -> dict[str, Any] | None:
-    """`whereabouts` in a partial copy, by following the rule from the official releases into
-    it. A copy may lack a whole chapter: then `held` lists the chapters it holds and `beside`
-    the official releases around it that have the number (the rule was never in question)."""
-    held = sorted(chapters(store.document(copy.version, lang)))
-    if number[:1] not in held:
-        around = (copy.before, copy.after)
-        beside = [v for v in around if v and store.rule(v, lang, number) is not None]
-        return {"number": number, "held": held, "beside": beside}
     matched = copies(store, lang)
-    for v in reversed([w for w in line.versions if w < copy.version]):
+    copy = matched.get(version)
+    if copy is None and version not in line.versions:
+        return None
+    if copy is not None:
+        held = sorted(chapters(store.document(version, lang)))
+        if number[:1] not in held:
+            around = (copy.before, copy.after)
+            beside = [v for v in around if v and store.rule(v, lang, number) is not None]
+            return {"number": number, "held": held, "beside": beside}
+    for v in reversed([w for w in line.versions if w < version]):
         if store.rule(v, lang, number) is None:
             continue
-        now = follow(line, matched, number, v, copy.version)
-        until = (
-            copy.version if now else [w for w, _n in line.chain(number, v) if w < copy.version][-1]
-        )
+        now = follow(line, matched, number, v, version)
+        until = version if now else [w for w, _n in line.chain(number, v) if w < version][-1]
         return {"number": number, "last_version": v, "now": now, "until": until}
-    for v in reversed([w for w in line.versions if w > copy.version]):
+    # a number only later releases have: the newest of them (a reader most likely holds today's
+    # number), and what that rule was numbered in `version` (None: not in it yet)
+    for v in reversed([w for w in line.versions if w > version]):
         if store.rule(v, lang, number) is not None:
-            then = follow(line, matched, number, v, copy.version)
+            then = follow(line, matched, number, v, version)
             return {"number": number, "later_version": v, "then": then}
-    return None
-
-
-def _forerunner(
-    store: Store, line: Lineage, number: str, version: str, lang: str
-) -> dict[str, Any] | None:
-    """A number that only later releases have: the newest of them (`later_version`: a reader
-    most likely holds today's number) and what that rule was numbered in `version` (`then`,
-    None when it was not in it yet)."""
-    k = line.versions.index(version)
-    for v in reversed(line.versions[k + 1 :]):
-        if store.rule(v, lang, number) is None:
-            continue
-        then = dict(line.chain(number, v)).get(version)
-        return {"number": number, "later_version": v, "then": then}
     return None
 
 

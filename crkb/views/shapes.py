@@ -73,10 +73,7 @@ def rule(store: Store, version: str, lang: str, number: str) -> Json:
     """One rule of one text with its children, outgoing references and who cites it."""
     found = store.rule(version, lang, number)
     if found is None:
-        raise NotFound(
-            f"rule {number} does not exist in the {lang} text of {version}"
-            + went(store, number, version, lang)
-        )
+        raise NotFound(f"rule {number} does not exist in the {lang} text of {version}")
     return {
         "version": version,
         "lang": lang,
@@ -158,8 +155,10 @@ def rules(
             if n is not None:
                 out[lang] = rule(store, version, lang, n)
         except NotFound as e:
-            if len(wanted) == 1 or e.versions:  # e.versions: no release of the date asked
+            if e.versions or (len(wanted) == 1 and lang not in read):  # no such release
                 raise
+            if len(wanted) == 1:  # the release lacks the number: where its rule went
+                raise NotFound(f"{e}{went(store, number, read[lang], lang)}") from None
     if not out:
         where = went(store, number, read["en"], "en") if "en" in read else ""
         raise NotFound(f"rule {number} not found in version {asked or 'latest'}{where}")
