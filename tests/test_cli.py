@@ -341,6 +341,59 @@ def test_show_writes_chapter_and_section_numbers_without_a_dot(archive_build, ca
     assert not [line for line in out if re.match(r"^\W*\d{1,3}\. ", line)]
 
 
+def test_a_terminal_that_cannot_show_every_character_gets_escapes_not_a_traceback(
+    archive_build, store
+):
+    """Rules quote with ’ even in English; a Latin-1 or ASCII stdout shows \\u escapes for what
+    it cannot show, and --json is escaped to ASCII, which reads back as the rule's own text."""
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    latest = store.version_ids()[-1]
+    rule = next(r for r in store.document(latest, "en").rules if "’" in r.text)
+    base = [sys.executable, "-m", "crkb", "show", rule.number, "--data", str(archive_build)]
+    r = subprocess.run(base, capture_output=True, env=env, timeout=120)
+    assert r.returncode == 0 and b"Traceback" not in r.stderr
+    assert rule.text.replace("’", "\\u2019").encode("latin-1", "backslashreplace") in r.stdout
+    r = subprocess.run([*base, "--json"], capture_output=True, env=env, timeout=120)
+    assert r.returncode == 0 and json.loads(r.stdout)["text"] == rule.text
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_output_that_cannot_be_written_is_one_line(archive_build):
+    with open("/dev/full", "w") as full:
+        r = subprocess.run(
+            [sys.executable, "-m", "crkb", "show", "702", "--data", str(archive_build)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("crkb show: ") and "No space left" in r.stderr
+
+
+def test_export_into_a_file_is_one_line(archive_build, tmp_path, capsys):
+    (tmp_path / "a-file").write_text("x")
+    assert main(["export", str(tmp_path / "a-file" / "pack"), "--data", str(archive_build)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a-file is a file, not a folder" in err
+
+
+def test_show_both_leaves_out_an_older_translations_rule_the_release_lacks(
+    archive_build, store, capsys
+):
+    """The translation in force numbers by its own older release: a number the newest English
+    release has dropped is another rule there, so both languages say where the rule went."""
+    latest = store.version_ids()[-1]
+    zh = store.newest_text(latest, "zh")
+    english = {r.number for r in store.document(latest, "en").rules}
+    gone = next(r.number for r in store.document(zh, "zh").rules if r.number not in english)
+    assert main(["show", gone, "--lang", "both", "--data", str(archive_build)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not found in version latest" in err
+    assert main(["show", gone, "--lang", "zh", "--data", str(archive_build)]) == 0
+    assert capsys.readouterr().out.startswith(f"[{zh} zh] {gone} ")
+
+
 def test_serve_on_a_port_in_use_is_one_line(archive_build, tmp_path):
     import socket
 

@@ -291,6 +291,35 @@ def test_an_old_rule_number_says_where_the_rule_went(client):
     assert near and all(h.startswith("/v/2015-01-23/rules/") for h in near)
 
 
+def _gone_since_translation(store) -> tuple[list[str], str]:
+    """(the rule numbers of the newest translation that the newest English release lacks, that
+    translation's release): numbers a Chinese player reads in the translation in force."""
+    latest = store.version_ids()[-1]
+    zh = store.newest_text(latest, "zh")
+    english = {r.number for r in store.document(latest, "en").rules}
+    translated = [r.number for r in store.document(zh, "zh").rules if r.kind != "chapter"]
+    return [n for n in translated if n not in english], zh
+
+
+def test_a_number_the_release_lacks_is_not_filled_by_an_older_translation(client, store):
+    """The translation in force is older than the English release: its rule of a number that
+    release has dropped is another rule today, and the page says where it went instead."""
+    gone, zh = _gone_since_translation(store)
+    # renumbered or removed since: each says where its rule went (or that it was removed)
+    assert {client.get(f"/rules/{n}").status_code for n in gone} == {404}
+    number = gone[0]
+    for lang in ("en", "zh", "both"):
+        r = client.get(f"/rules/{number}?lang={lang}")
+        assert r.status_code == 404, lang
+        assert soup(r).select_one(".went") is not None
+    r = client.get(f"/api/rules/{number}?lang=both")
+    assert r.status_code == 404 and number in r.get_json()["error"]
+    r = client.get(f"/v/{zh}/rules/{number}?lang=zh")  # in its own release it is there
+    assert r.status_code == 200
+    shown = soup(r).select_one(f"[id='zh-{number}']")
+    assert shown is not None and store.rule(zh, "zh", number).text in shown.get_text()
+
+
 def test_todays_number_in_an_old_release_says_what_the_rule_was_numbered_then(client):
     """A judge reads an old printout with today's number: the page names that release's one."""
     chain = client.get("/api/rules/702.7a/history").get_json()["history"]
@@ -749,6 +778,13 @@ def test_identify_takes_a_file_however_curl_sends_it(client, archive, how):
 def test_identify_refuses_deeply_nested_json_in_one_line(client):
     r = client.post("/api/identify", data="[" * 100000, content_type="application/json")
     assert r.status_code == 400 and "nested" in r.get_json()["error"]
+
+
+def test_identify_refuses_a_lone_surrogate_with_a_400(client):
+    """JSON can escape half of a UTF-16 pair; the text is then no text, and says so."""
+    body = '{"text": "\\ud800 702.9b A creature with flying can\'t be blocked."}'
+    r = client.post("/api/identify", data=body, content_type="application/json")
+    assert r.status_code == 400 and "surrogate" in r.get_json()["error"]
 
 
 def test_page_cache_is_bounded_by_bytes():

@@ -7,6 +7,8 @@ crkb.views.params, the JSON shapes in crkb.views.shapes.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -22,7 +24,7 @@ from crkb.cli import (
     search,
     serve,
 )
-from crkb.cli.options import Parser, new_subparsers
+from crkb.cli.options import Parser, fit_stdout, new_subparsers
 from crkb.errors import CrkbError
 
 __all__ = ["main", "make_parser"]
@@ -37,6 +39,7 @@ def make_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    fit_stdout()
     parser = make_parser()
     args = parser.parse_args(argv)
     try:
@@ -49,3 +52,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # the output could not be written (a full disk), a folder not read
+        _quiet_stdout()
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"crkb {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null: what is left in its buffer cannot be written either, and
+    flushing it at exit would print a second error."""
+    with contextlib.suppress(OSError):
+        sys.stdout.flush()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

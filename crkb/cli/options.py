@@ -30,9 +30,22 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def unicode_stdout() -> bool:
+    """True when stdout takes every character (UTF-8, -16, -32)."""
+    return (getattr(sys.stdout, "encoding", None) or "").lower().startswith("utf")
+
+
+def fit_stdout() -> None:
+    """A terminal or file that cannot take every character (Latin-1, ASCII) gets \\u escapes
+    for the ones it cannot take, not a traceback: rules quote with ’ and “ even in English."""
+    if not unicode_stdout() and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+
+
 def emit(obj: object) -> None:
-    """One JSON document on stdout (`--json`)."""
-    print(json.dumps(obj, ensure_ascii=False, indent=2))
+    """One JSON document on stdout (`--json`): escaped to ASCII where stdout cannot take every
+    character, which any JSON reader reads back unchanged."""
+    print(json.dumps(obj, ensure_ascii=not unicode_stdout(), indent=2))
 
 
 def data_dir(args: argparse.Namespace) -> Path:

@@ -156,6 +156,13 @@ def translated_number(store: Store, number: str, version: str) -> str | None:
     return numbers.get(number, number)
 
 
+def lacks_english(store: Store, version: str, number: str) -> bool:
+    """True when English release `version` has its own text and no rule `number`: an older
+    translation read beside it has no rule for that number, whatever that translation's own
+    release numbered so (509.5 of a 2024 translation is 509.3 of 2025, which has no 509.5)."""
+    return store.newest_text(version, "en") == version and store.rule(version, "en", number) is None
+
+
 def number_in(store: Store, number: str, version: str, other: str) -> str | None:
     """The number the English rule `number` of `version` has in the release `other`, following
     renumbering (into and out of partial copies too): None when `other` does not hold that

@@ -254,6 +254,9 @@ def _prepare_dest(dest: Path) -> None:
         raise BadInput(f"{dest}: exists and is not a folder")
     if dest.is_dir() and any(dest.iterdir()) and not (dest / MARKER).exists():
         raise BadInput(f"{dest}: not empty and not a crkb pack; give a new or empty folder")
+    above = next((a for a in dest.absolute().parents if a.exists()), None)
+    if above is not None and not above.is_dir():
+        raise BadInput(f"{dest}: {above} is a file, not a folder")
 
 
 def export(
@@ -283,8 +286,11 @@ def export(
     finally:
         store.close()
     release = versions.get("en") or next(iter(versions.values()))
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:  # the pack is written beside its folder, then moved into place
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    except OSError as e:
+        raise BadInput(f"{dest}: cannot write a folder there ({e.strerror or e})") from None
     try:
         progress("pages")
         counts = write_pages(tmp, texts, release, terms)

@@ -152,6 +152,8 @@ def rules(
             n: str | None = number
             if lang == "zh" and "en" in out:  # the translation may number it otherwise
                 n = _beside(store, number, out["en"]["version"], version)
+            elif lang == "zh" and "en" in read and read["en"] != version:
+                n = None  # an older translation beside an English release that lacks the rule
             if n is not None:
                 out[lang] = rule(store, version, lang, n)
         except NotFound as e:

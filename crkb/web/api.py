@@ -96,6 +96,11 @@ def identify() -> Response:
     text = _sent_text()
     if not isinstance(text, str) or not text.strip():
         raise BadInput('send the text to identify: JSON {"text": "…"}, a form field or a body')
+    try:  # JSON may escape half of a UTF-16 pair (\ud800), which is no character
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        where = f"character {e.start + 1}"
+        raise BadInput(f"text: {where} is a lone surrogate, not a character") from None
     from crkb.identify import identify_text  # scipy, bs4 (~60 MB): loaded when asked
 
     return jsonify(identify_text(text, store))

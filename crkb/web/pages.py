@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
-from crkb.diff.lookup import number_in, translated_number
+from crkb.diff.lookup import lacks_english, number_in, translated_number
 from crkb.errors import BadInput, NotFound
 from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
@@ -207,6 +207,8 @@ def _column_of(store: Store, vid: str, lang: str, number: str) -> fragments.Show
     if v == vid:
         there: str | None = number
     elif lang == "zh":
+        if lacks_english(store, vid, number):  # nothing stands beside a rule the release lacks
+            return None
         there = translated_number(store, number, vid)
     else:  # `vid` has no text in this language, so no lineage holds it: the same number
         there = number
