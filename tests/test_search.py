@@ -131,6 +131,22 @@ def test_chinese_rule_number_form(s: Searcher) -> None:
     assert (r["lang"], first(r)) == ("zh", "901.3a")
 
 
+def _full_width(text: str) -> str:
+    """The text as a Chinese keyboard in full-width mode types it (Ｆｌｙｉｎｇ)."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@pytest.mark.parametrize("typed", [_full_width("flying"), _full_width("Flying creature"), "ﬂying"])
+def test_full_width_letters_and_pdf_ligatures_meet_the_plain_words(s: Searcher, typed: str):
+    """Full-width letters (a Chinese keyboard) and the ligature ﬂ (text pasted from the PDF)
+    find what the plain letters find; the query is echoed as typed."""
+    plain = typed.replace("ﬂ", "fl").translate({c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)})
+    got = s.search(typed, lang="en")
+    want = [h["number"] for h in s.search(plain, lang="en")["hits"]]
+    assert got["query"] == typed and want
+    assert [h["number"] for h in got["hits"]] == want
+
+
 def test_keyword_ranks_its_titled_rule_first(s: Searcher) -> None:
     r = s.search("deathtouch")
     assert (r["lang"], r["version"], first(r)) == ("en", "2025-01-01", "702.2")

@@ -19,7 +19,7 @@ from crkb.markup import merged_html
 from crkb.search import analysis, bridge, highlight
 from crkb.search.candidates import Ranker
 from crkb.search.opened import KEPT, REBUILD, error_reason, stems
-from crkb.search.planning import Needles, clean_query
+from crkb.search.planning import Needles, clean_query, folded
 
 MAX_LIMIT = 100
 # What Whoosh raises reading a damaged block of the index (zlib, struct, pickle, short reads).
@@ -81,6 +81,7 @@ class Searcher(Ranker):
         if lang == "auto":
             lang = "zh" if analysis.has_cjk(q) else "en"
         asked = q  # echoed as typed (bounded and cleaned), not as converted to Simplified
+        q = folded(q)
         if lang == "zh":
             q = self.to_simplified(q)
         vid, o = self.resolve_version(lang, version)

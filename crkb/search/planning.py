@@ -5,6 +5,7 @@ the Plan the candidates are scored by."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +103,13 @@ def clean_query(query: object) -> str:
     q = query if isinstance(query, str) else ""
     q = "".join(ch if ch.isprintable() else " " for ch in q[: MAX_QUERY * 2])
     return re.sub(r"\s+", " ", q).strip()[:MAX_QUERY]
+
+
+def folded(q: str) -> str:
+    """A cleaned query in the characters the rules are written in: full-width letters typed
+    with a Chinese keyboard (Ｆｌｙｉｎｇ) and the ligatures of text pasted from the PDF (ﬂying)
+    become plain letters (Unicode's compatibility forms, NFKC), still within the bound."""
+    return q if q.isascii() else unicodedata.normalize("NFKC", q)[:MAX_QUERY]
 
 
 def _in(ranges: Ranges | list[list[int]], o: int) -> bool:
