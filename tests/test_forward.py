@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from crkb.carry.draft import draft_text
 from crkb.carry.release import forward
+from crkb.checks.draft import NEW_MARK, REVIEW_MARK
 from crkb.checks.translation import check
 from crkb.cli import main
 from crkb.diff.compare import diff_documents
@@ -117,6 +118,44 @@ def test_draft_parses_back_as_chinese_w(archive_build: Path, tmp_path: Path, cap
     assert "## 100.4 — review" in (tmp_path / "worklist.md").read_text("utf-8")
 
 
+def test_a_rule_whose_examples_changed_carries_each_example_as_it_must_be_done(
+    archive_build: Path, tmp_path: Path, capsys
+) -> None:
+    """W's examples, each from V's Chinese where V had it: a reworded one flagged to review, a
+    new one in English to translate, a dropped one left out; the worklist names each."""
+    argv = ["forward", "--zh", "2024-04-12", "--en", "2025-07-25", "--out", str(tmp_path)]
+    assert main([*argv, "--data", str(archive_build)]) == 0
+    capsys.readouterr()
+    store = _store(archive_build)
+    en_old, en_new = store.document("2024-04-12", "en"), store.document("2025-07-25", "en")
+    (draft,) = read_file(tmp_path / "2025-07-25-zh-draft.txt").documents
+    drafted = draft.rule_map()
+    for w in en_new.rules:  # as many examples as English W, rule by rule
+        assert len(drafted[w.number].examples) == len(w.examples), w.number
+    c = forward(store, "2024-04-12", "2025-07-25")
+    review = [r for r in c.rules if r.status == "review"]
+    old = en_old.rule_map()
+    grew = next(r for r in review if len(r.en_examples) > len(old[r.old_number].examples))
+    reworded = next(
+        r
+        for r in review
+        if len(r.en_examples) == len(old[r.old_number].examples) == len(r.zh_examples)
+        and not (r.en_old_changes or r.en_new_changes)
+    )
+    added = [x for x in grew.en_examples if x not in old[grew.old_number].examples]
+    assert [NEW_MARK + x for x in added] == [
+        x for x in drafted[grew.number].examples if x.startswith(NEW_MARK)
+    ]
+    # the text did not change: the rule is still to do, by its example marked for review
+    assert not drafted[reworded.number].text.startswith(REVIEW_MARK)
+    assert any(x.startswith(REVIEW_MARK) for x in drafted[reworded.number].examples)
+    md = (tmp_path / "worklist.md").read_text("utf-8")
+    section = md.split(f"## {reworded.number} — review")[1].split("\n## ")[0]
+    assert "its examples changed" in section and "- example reworded, en old: " in section
+    section = md.split(f"## {grew.number}")[1].split("\n## ")[0]
+    assert all(f"- example new: {x}" in section for x in added)
+
+
 def test_check_on_a_draft_reports_the_worklist_and_nothing_the_carry_made(
     archive_build: Path, tmp_path: Path
 ) -> None:
@@ -191,6 +230,10 @@ def test_forward_page_counts_filters_and_draft(client: FlaskClient) -> None:
         if x["status"] == "new" and x["number"] and x["number"].startswith("7")
     )
     assert 'data-status="review"' not in r.get_data(as_text=True)
+    # each example a rule to review gained, reworded or dropped is on the page, as in the API
+    r = client.get("/translation/forward/2024-04-12/2025-07-25?status=review")
+    shown = r.get_data(as_text=True).count('class="example-change"')
+    assert shown and shown == sum(len(x["example_changes"]) for x in api["rules"])
     r = client.get("/translation/forward/2024-04-12/2025-07-25/draft.txt")
     assert r.status_code == 200
     assert r.headers["Content-Disposition"].endswith('filename="2025-07-25-zh-draft.txt"')

@@ -11,7 +11,7 @@ import csv
 import io
 import re
 
-from crkb.carry.rules import CarriedEntry, CarriedRule, Carry
+from crkb.carry.rules import CarriedEntry, CarriedRule, Carry, changed_spans
 from crkb.checks.draft import NEW_MARK, REVIEW_MARK
 from crkb.model import Document
 from crkb.numbers import sort_key
@@ -34,7 +34,18 @@ def rule_texts(r: CarriedRule) -> tuple[str, list[str]]:
     if r.status == "new":
         return NEW_MARK + (r.en_new or ""), [NEW_MARK + x for x in r.en_examples]
     if r.status == "review":
-        return REVIEW_MARK + (r.zh or ""), list(r.zh_examples)
+        examples = []
+        for x in r.example_steps():  # W's examples: V's Chinese where it stands, else English
+            if x.state == "removed" or x.en_new is None:
+                continue
+            if x.zh is None or x.state == "new":
+                examples.append(NEW_MARK + x.en_new)
+            else:
+                examples.append((REVIEW_MARK if x.state == "changed" else "") + x.zh)
+        # the text is marked when it changed, or when no example carries the rule's mark
+        text_changed = bool(r.en_new_changes or r.en_old_changes)
+        marked = any(x.startswith((REVIEW_MARK, NEW_MARK)) for x in examples)
+        return (REVIEW_MARK if text_changed or not marked else "") + (r.zh or ""), examples
     return r.zh or "", list(r.zh_examples)
 
 
@@ -99,9 +110,14 @@ def worklist_csv(c: Carry) -> str:
     """`worklist.csv`: one row per rule to do (UTF-8, with a header)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["status", "number", "old_number", "en_old", "en_new", "zh", "changed", "terms"])
+    w.writerow(
+        ["status", "number", "old_number", "en_old", "en_new", "zh", "changed", "terms", "examples"]
+    )
     for r in worklist(c):
         changed = " | ".join(r.changed_words())
+        examples = " | ".join(
+            f"{x.state}: {x.en_new or x.en_old}" for x in r.example_steps() if x.state != "same"
+        )
         w.writerow(
             [
                 r.status,
@@ -112,6 +128,7 @@ def worklist_csv(c: Carry) -> str:
                 r.zh or "",
                 changed,
                 _terms_cell(r),
+                examples,
             ]
         )
     return buf.getvalue()
@@ -126,6 +143,24 @@ def _marked(text: str, spans: list[tuple[int, int]]) -> str:
         pos = b
     out.append(text[pos:])
     return "".join(out)
+
+
+def _example_lines(r: CarriedRule) -> list[str]:
+    """The examples of a rule to review that changed: reworded, new or removed."""
+    out = []
+    for x in r.example_steps():
+        if x.state == "changed":
+            sa, sb = changed_spans(x.en_old or "", x.en_new or "")
+            out.append(f"- example reworded, en old: {_marked(x.en_old or '', sa)}")
+            out.append(f"  - en new: {_marked(x.en_new or '', sb)}")
+            out.append(f"  - zh: {x.zh or ''}")
+        elif x.state == "new":
+            out.append(f"- example new: {x.en_new}")
+        elif x.state == "removed":
+            out.append(f"- example removed: {x.en_old}")
+            if x.zh:
+                out.append(f"  - zh: {x.zh}")
+    return out
 
 
 def worklist_md(c: Carry) -> str:
@@ -144,9 +179,13 @@ def worklist_md(c: Carry) -> str:
         moved = f" (was {r.old_number})" if r.old_number and r.old_number != r.number else ""
         lines += [f"## {r.number}{moved} — {r.status}", ""]
         if r.status == "review":
-            lines.append(f"- en old: {_marked(r.en_old or '', r.en_old_changes)}")
-            lines.append(f"- en new: {_marked(r.en_new or '', r.en_new_changes)}")
+            if r.en_old_changes or r.en_new_changes:
+                lines.append(f"- en old: {_marked(r.en_old or '', r.en_old_changes)}")
+                lines.append(f"- en new: {_marked(r.en_new or '', r.en_new_changes)}")
+            else:
+                lines.append(f"- en (unchanged; its examples changed): {r.en_new or ''}")
             lines.append(f"- zh: {r.zh or ''}")
+            lines += _example_lines(r)
         else:
             lines.append(f"- en: {r.en_new or ''}")
             lines += [f"- example: {x}" for x in r.en_examples]

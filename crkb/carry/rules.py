@@ -41,6 +41,13 @@ class CarriedRule:
     en_old_changes: list[Span] = field(default_factory=list)
     en_new_changes: list[Span] = field(default_factory=list)
     terms: list[dict[str, str | None]] = field(default_factory=list)
+    en_old_examples: list[str] = field(default_factory=list)
+
+    def example_steps(self) -> list[ExampleStep]:
+        """How W's examples come from V's (`example_steps`); none but review rules change."""
+        if self.status != "review":
+            return []
+        return example_steps(self.en_old_examples, self.en_examples, self.zh_examples)
 
     def changed_words(self) -> list[str]:
         """The new English words of a rule to review."""
@@ -62,7 +69,54 @@ class CarriedRule:
             "changed": self.changed_words(),
             "en_old_changes": [list(s) for s in self.en_old_changes],
             "en_new_changes": [list(s) for s in self.en_new_changes],
+            "en_old_examples": self.en_old_examples,
+            "example_changes": [
+                {"state": x.state, "en_old": x.en_old, "en_new": x.en_new, "zh": x.zh}
+                for x in self.example_steps()
+                if x.state != "same"
+            ],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleStep:
+    """One example of a rule to review: `same`, `changed` (V's English example reworded),
+    `new` (W adds it) or `removed` (W drops it), with its texts and the Chinese of V's one."""
+
+    state: str
+    en_old: str | None
+    en_new: str | None
+    zh: str | None
+
+
+def example_steps(
+    en_old: Sequence[str], en_new: Sequence[str], zh: Sequence[str]
+) -> list[ExampleStep]:
+    """W's examples in order, each with the example of V it comes from, and V's dropped ones
+    where they stood: a translator reviews a reworded example, translates a new one and drops a
+    removed one (a new card named in 707.11's example is no review of its text). The Chinese
+    examples stand beside V's English ones in order."""
+    sm = difflib.SequenceMatcher(None, [" ".join(x.split()) for x in en_old],
+                                 [" ".join(x.split()) for x in en_new], False)  # fmt: skip
+
+    def step(state: str, i: int | None, j: int | None) -> ExampleStep:
+        if state == "changed" and i is not None and j is not None:
+            state = "same" if same_text(en_old[i], en_new[j]) else "changed"
+        return ExampleStep(
+            state,
+            en_old[i] if i is not None else None,
+            en_new[j] if j is not None else None,
+            zh[i] if i is not None and i < len(zh) else None,
+        )
+
+    out: list[ExampleStep] = []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        paired = min(i2 - i1, j2 - j1)
+        kind = "same" if op == "equal" else "changed"
+        out += [step(kind, i1 + k, j1 + k) for k in range(paired)]
+        out += [step("new", None, j) for j in range(j1 + paired, j2)]
+        out += [step("removed", i, None) for i in range(i1 + paired, i2)]
+    return out
 
 
 @dataclass(slots=True)
@@ -207,6 +261,7 @@ def carry_rules(
                     sa,
                     sb,
                     _suggest(index, terms, w.text, sb or [(0, len(w.text))]),
+                    list(o.examples),
                 )
             )
             continue

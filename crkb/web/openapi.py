@@ -191,6 +191,20 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                         "en_old": _NS,
                         "en_new": _NS,
                         "terms": _arr(_obj({"en": _S, "zh": _NS})),
+                        # a rule to review: its examples W rewords, adds or drops
+                        "example_changes": _arr(
+                            _obj(
+                                {
+                                    "state": {
+                                        "type": "string",
+                                        "enum": ["changed", "new", "removed"],
+                                    },
+                                    "en_old": _NS,
+                                    "en_new": _NS,
+                                    "zh": _NS,
+                                }
+                            )
+                        ),
                     }
                 )
             ),
