@@ -282,6 +282,18 @@ def test_diff_history_search_check_commands(archive_build, capsys):
     again = json.loads(capsys.readouterr().out)
     assert first not in [f["id"] for f in again["findings"]]
     assert len(again["findings"]) == len(c["findings"]) - 1
+    # with --all the marked one is listed with its verdict, and not counted open
+    assert main(["check", "--version", "2024-04-10", "--all", "--json", *data]) == 0
+    every = json.loads(capsys.readouterr().out)["findings"]
+    marked = sum(1 for f in every if f["status"] != "open")
+    assert main(["check", "--version", "2024-04-10", "--all", *data]) == 0
+    head, *lines = capsys.readouterr().out.splitlines()
+    assert marked >= 1 and len(every) == c["total"]
+    assert (
+        head
+        == f"2024-04-12: {len(again['findings'])} open findings, {marked} marked of {c['total']}"
+    )
+    assert [ln.endswith("  [false_alarm]") for ln in lines if ln.startswith(first)] == [True]
 
 
 @pytest.mark.parametrize(

@@ -34,9 +34,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         for f in result["findings"]:
             w.writerow([f["id"], f["rule"], f["kind"], f["status"], f["detail"], f["en"], f["zh"]])
     else:
-        print(f"{result['version']}: {len(result['findings'])} open findings of {result['total']}")
-        for f in result["findings"]:
-            print(f"{f['id']}  {f['rule']:>8}  {f['kind']:<20} {f['detail']}")
+        shown = result["findings"]
+        still = sum(1 for f in shown if f["status"] == "open")
+        marked = f", {len(shown) - still} marked" if len(shown) > still else ""
+        print(f"{result['version']}: {still} open findings{marked} of {result['total']}")
+        for f in shown:
+            verdict = "" if f["status"] == "open" else f"  [{f['status']}]"
+            print(f"{f['id']}  {f['rule']:>8}  {f['kind']:<20} {f['detail']}{verdict}")
     return 0
 
 
