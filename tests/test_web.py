@@ -477,6 +477,27 @@ def test_search_page_hits_link_to_rules_and_number_jumps(client):
     assert any("702.2" in a["href"] for a in zh.select(".hit a.num"))
 
 
+def test_search_page_reaches_past_its_first_twenty_hits(client):
+    """A query meeting hundreds of rules lists the best 20, says so, and links to more, up to
+    the bound of 100; one meeting few lists them all and offers nothing more."""
+    q = "trample damage assignment"
+    total = client.get(f"/api/search?q={q}").get_json()["total"]
+    assert total > 100  # the words of a common query
+    page = soup(client.get(f"/search?q={q}"))
+    assert len(page.select(".hit")) == 20
+    assert page.select_one(".count").get_text().startswith(f"The best 20 of {total} results")
+    more = page.select_one(".more a")["href"]
+    page = soup(client.get(more))
+    assert len(page.select(".hit")) == 50
+    page = soup(client.get(page.select_one(".more a")["href"]))
+    assert len(page.select(".hit")) == 100 and page.select_one(".more a") is None
+    assert "add words to narrow" in page.select_one(".more").get_text()
+    few = soup(client.get("/search?q=deathtouch"))
+    n = len(few.select(".hit"))
+    assert few.select_one(".count").get_text().startswith(f"{n} result")
+    assert few.select_one(".more") is None
+
+
 def test_search_with_version_and_did_you_mean(client):
     page = soup(client.get("/search?q=deathtouch&version=2010-07-16&lang=en"))
     assert all("/v/2010-07-16/" in a["href"] for a in page.select(".hit a.num"))

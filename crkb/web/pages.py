@@ -14,7 +14,7 @@ from crkb.diff.lookup import lacks_english, number_in, translated_number
 from crkb.errors import BadInput, NotFound
 from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
-from crkb.search.engine import Searcher
+from crkb.search.engine import MAX_LIMIT, Searcher
 from crkb.search.planning import MAX_QUERY
 from crkb.store.db import Store
 from crkb.views import params, shapes
@@ -369,6 +369,7 @@ def search() -> ResponseReturnValue:
         else "",
         svers=version,
         version_options=_search_versions(store, version),
+        max_limit=MAX_LIMIT,
         **common,
     )
 
