@@ -320,6 +320,19 @@ def test_a_number_the_release_lacks_is_not_filled_by_an_older_translation(client
     assert shown is not None and store.rule(zh, "zh", number).text in shown.get_text()
 
 
+def test_a_rule_newer_than_the_translation_asked_in_chinese_says_it_is_shown_in_english(
+    client, store
+):
+    latest = store.version_ids()[-1]
+    zh = store.newest_text(latest, "zh")
+    before = {r.number for r in store.document(zh, "en").rules}
+    number = next(r.number for r in store.document(latest, "en").rules if r.number not in before)
+    page = soup(client.get(f"/rules/{number}?lang=zh"))
+    assert column(page, "en") is not None and column(page, "zh-Hans") is None
+    notes = [n.get_text(" ", strip=True) for n in page.select(".note")]
+    assert any(f"rule {number} is not in the {zh} text" in n for n in notes)
+
+
 def test_todays_number_in_an_old_release_says_what_the_rule_was_numbered_then(client):
     """A judge reads an old printout with today's number: the page names that release's one."""
     chain = client.get("/api/rules/702.7a/history").get_json()["history"]

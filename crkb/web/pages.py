@@ -153,11 +153,10 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
             cols.append(col)
     if not cols:
         others = [lang for lang in data.LANGS if lang not in _langs()]
-        for lang in others:  # the rule may exist only in the language not chosen
-            col = _column_of(store, vid, lang, number)
+        for lang in others:  # the rule may exist only in the language not chosen (which the
+            col = _column_of(store, vid, lang, number)  # page notes: `missing`)
             if col is not None:
                 cols.append(col)
-                missing = []
         if not cols:
             raise missing_rule(number, link_version, f"rule {number} is not in the rules of {vid}")
     main = cols[0]
