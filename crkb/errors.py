@@ -24,6 +24,11 @@ class NotFound(CrkbError):
     http_status = 404
     versions: tuple[str, ...] = ()  # releases to offer instead of the one `asked` for
     asked: str = ""
+    listed: bool = False  # an unknown release: each surface says where its releases are listed
+
+    def where_listed(self, place: str) -> str:
+        """The message, ending with where releases are listed when it is about one."""
+        return f"{self}; {place} lists every release" if self.listed else str(self)
 
 
 class Interrupted(CrkbError):

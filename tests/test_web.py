@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from crkb.cli import main
 from crkb.diff.lookup import translated_number
 from crkb.store.location import current_build
 from crkb.web import create_app
@@ -331,6 +332,21 @@ def test_a_rule_newer_than_the_translation_asked_in_chinese_says_it_is_shown_in_
     assert column(page, "en") is not None and column(page, "zh-Hans") is None
     notes = [n.get_text(" ", strip=True) for n in page.select(".note")]
     assert any(f"rule {number} is not in the {zh} text" in n for n in notes)
+
+
+def test_an_unknown_release_says_where_this_surface_lists_them(client, archive_build, capsys):
+    page = soup(client.get("/v/someday/rules/702.9"))
+    assert page.select_one(".message").get_text() == (
+        "unknown version 'someday'; the home page lists every release"
+    )
+    r = client.get("/api/rules/702.9?version=someday")
+    assert r.get_json()["error"] == "unknown version 'someday'; /api/versions lists every release"
+    assert main(["show", "702.9", "--version", "someday", "--data", str(archive_build)]) == 2
+    err = capsys.readouterr().err
+    assert err == "crkb show: unknown version 'someday'; `crkb versions` lists every release\n"
+    # a date that is no date is said so, not matched to the releases around it
+    r = client.get("/api/rules/702.9?version=2024-13-45")
+    assert "not a date" in r.get_json()["error"]
 
 
 def test_todays_number_in_an_old_release_says_what_the_rule_was_numbered_then(client):

@@ -25,7 +25,7 @@ from crkb.cli import (
     serve,
 )
 from crkb.cli.options import Parser, fit_stdout, new_subparsers
-from crkb.errors import CrkbError
+from crkb.errors import CrkbError, NotFound
 
 __all__ = ["main", "make_parser"]
 
@@ -45,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except CrkbError as e:
-        print(f"crkb {args.command}: {e}", file=sys.stderr)
+        said = e.where_listed("`crkb versions`") if isinstance(e, NotFound) else str(e)
+        print(f"crkb {args.command}: {said}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
         print(f"crkb {args.command}: interrupted; nothing was changed", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import datetime
 import json
 import re
 import sqlite3
@@ -452,8 +453,12 @@ def _unknown(name: str, ids: list[str]) -> NotFound:
     """An unknown version's error: for a date, the releases on either side of it (a judge types
     the date of an event), else where the list is."""
     date = name.strip()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) and not _is_date(date):
+        return NotFound(f"unknown version {name!r}: not a date (YYYY-MM-DD, e.g. 2024-04-12)")
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) or not ids:
-        return NotFound(f"unknown version {name!r}; `crkb versions` lists them")
+        unknown = NotFound(f"unknown version {name!r}")
+        unknown.listed = True
+        return unknown
     i = bisect.bisect_left(ids, date)
     near = ids[max(0, i - 1) : i + 1]
     error = NotFound(
@@ -461,3 +466,12 @@ def _unknown(name: str, ids: list[str]) -> NotFound:
     )
     error.versions, error.asked = tuple(near), name
     return error
+
+
+def _is_date(text: str) -> bool:
+    """True for a real calendar date (2024-02-29, not 2024-13-45)."""
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True

@@ -82,7 +82,9 @@ def version(store: Store, name: str | None, lang: str | None = None) -> str:
 def url_version(store: Store, name: str | None, lang: str | None = None) -> str:
     """A version id from a URL or form value; path tricks are unknown versions."""
     if name and name != "latest" and not _URL_VERSION.match(name):
-        raise NotFound(f"unknown version {name[:40]!r}; the home page lists every release")
+        unknown = NotFound(f"unknown version {name[:40]!r}")
+        unknown.listed = True
+        raise unknown
     return store.resolve_version(name, lang)
 
 

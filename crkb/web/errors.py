@@ -72,6 +72,9 @@ def _in_release(asked: str, version: str) -> str:
 def register(app: Flask) -> None:
     @app.errorhandler(CrkbError)
     def crkb_error(e: CrkbError) -> tuple[Response | str, int]:
+        if isinstance(e, NotFound):  # an unknown release: where this surface lists them
+            api = request.path.startswith("/api/")
+            return render_error(404, e.where_listed("/api/versions" if api else "the home page"), e)
         return render_error(e.http_status, str(e), e)
 
     @app.errorhandler(HTTPException)
