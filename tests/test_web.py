@@ -349,6 +349,28 @@ def test_an_unknown_release_says_where_this_surface_lists_them(client, archive_b
     assert "not a date" in r.get_json()["error"]
 
 
+@pytest.mark.parametrize(
+    ("typed", "page"),
+    [
+        ("/rules/702.9/", "/rules/702.9"),
+        ("/glossary/", "/glossary"),
+        ("/rules/702.9/history/?version=2010-07-16", "/rules/702.9/history?version=2010-07-16"),
+        ("/api/versions/", "/api/versions"),
+    ],
+)
+def test_a_trailing_slash_leads_to_the_page(client, typed, page):
+    r = client.get(typed)
+    assert r.status_code == 308 and r.headers["Location"] == page
+    assert client.get(page).status_code == 200
+
+
+def test_the_api_answers_json_at_its_root_too(client):
+    for path in ("/api", "/api/", "/api/nothing"):
+        r = client.get(path)
+        assert r.status_code == 404 and "error" in r.get_json()
+    assert client.get("/nowhere/").status_code == 404
+
+
 def test_todays_number_in_an_old_release_says_what_the_rule_was_numbered_then(client):
     """A judge reads an old printout with today's number: the page names that release's one."""
     chain = client.get("/api/rules/702.7a/history").get_json()["history"]

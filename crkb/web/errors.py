@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask import Flask, Response, jsonify, make_response, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from crkb.errors import CrkbError, NotFound
@@ -46,7 +46,7 @@ def render_error(
     status: int, message: str, error: Exception | None = None
 ) -> tuple[Response | str, int]:
     """The error as JSON under /api/, else the error page (with nearby rules for a 404)."""
-    if request.path.startswith("/api/"):
+    if _is_api():
         return jsonify({"error": message}), status
     extra = _suggestions(error) if error is not None and status == 404 else {}
     if isinstance(error, NotFound) and error.versions:
@@ -69,11 +69,30 @@ def _in_release(asked: str, version: str) -> str:
     return url_for("pages.home", version=version)
 
 
+def _without_slash(app: Flask) -> str | None:
+    """The address without the trailing slash a link or a hand added (/rules/702.9/), when
+    that is a page, with the same query; else None."""
+    path = request.path
+    if len(path) < 2 or not path.endswith("/"):
+        return None
+    bare = path.rstrip("/")
+    try:
+        app.url_map.bind("localhost").match(bare, method=request.method)
+    except HTTPException:
+        return None
+    query = request.query_string.decode("latin-1")
+    return request.script_root + bare + (f"?{query}" if query else "")
+
+
+def _is_api() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(CrkbError)
     def crkb_error(e: CrkbError) -> tuple[Response | str, int]:
         if isinstance(e, NotFound):  # an unknown release: where this surface lists them
-            api = request.path.startswith("/api/")
+            api = _is_api()
             return render_error(404, e.where_listed("/api/versions" if api else "the home page"), e)
         return render_error(e.http_status, str(e), e)
 
@@ -81,6 +100,9 @@ def register(app: Flask) -> None:
     def http_error(e: HTTPException) -> Response:
         message = e.description or e.name
         if e.code == 404 and not isinstance(e, NotFound):
+            bare = _without_slash(app)
+            if bare is not None:
+                return redirect(bare, code=308)
             message = f"there is no page at {request.path}"
         body, status = render_error(e.code or 500, message, e)
         resp = make_response(body, status)
