@@ -31,7 +31,7 @@ def normalise(raw: str) -> str | None:
     s = _ZH_CHAPTER.sub(lambda m: str(_ZH_DIGITS.index(m.group(1)) + 1), s)
     s = re.sub(r"^(?:rules?|cr|规则|規則|第)\s*", "", s)  # 規則: typed in Traditional
     s = re.sub(r"^(?:section\s*(?=\d{1,3}$)|chapter\s*(?=\d$))", "", s)
-    s = re.sub(r"章$", "", s)
+    s = re.sub(r"[章条條节節]$", "", s)  # 第704.5j条 (rule), 第702节 (section), 第7章
     m = _NUMBER.match(s)
     if not m:
         return None
@@ -90,6 +90,13 @@ def sort_key(number: str) -> tuple[int, int, int, int]:
     rule = int(m.group(2)) if m.group(2) else -1
     sub = letter_index(m.group(3)) if m.group(3) else -1
     return (chapter, section, rule, sub)
+
+
+def source_order(source: str) -> tuple[bool, tuple[int, ...], str]:
+    """Where a citing rule or glossary entry (`glossary:Term`) is listed: rules in the rules'
+    order, then glossary entries by name."""
+    glossary = ":" in source
+    return glossary, (0,) if glossary else sort_key(source), source
 
 
 def letter_range(start: str, end: str) -> list[str]:

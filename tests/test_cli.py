@@ -406,6 +406,42 @@ def test_show_both_leaves_out_an_older_translations_rule_the_release_lacks(
     assert capsys.readouterr().out.startswith(f"[{zh} zh] {gone} ")
 
 
+def test_show_and_search_say_what_a_reader_needs(archive_build, store, capsys):
+    data = ["--data", str(archive_build)]
+    latest = store.version_ids()[-1]
+    zh = store.newest_text(latest, "zh")
+    # a rule newer than the translation, both languages asked: the missing side is said
+    before = {r.number for r in store.document(zh, "en").rules}
+    new = next(r.number for r in store.document(latest, "en").rules if r.number not in before)
+    assert main(["show", new, "--lang", "both", *data]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"[{latest} en] {new} ")
+    assert out[-1] == f"(zh: rule {new} is not in the {zh} text)"
+    # the rules citing one, in the rules' order (310.9 before 310.10), glossary entries last
+    assert main(["show", "704", "--json", *data]) == 0
+    cited = json.loads(capsys.readouterr().out)["cited_by"]
+    rules = [c for c in cited if ":" not in c]
+    assert cited == rules + sorted(c for c in cited if ":" in c)
+    assert rules == sorted(
+        rules, key=lambda n: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", n)]
+    )
+    # a Chinese reader's 第…条
+    assert main(["show", "第704.5j条", *data]) == 0
+    assert capsys.readouterr().out.startswith(f"[{latest} en] 704.5j ")
+    # an old number searched: no hits, and where its rule went
+    assert main(["history", "704.5j", "--json", *data]) == 0
+    old = next(h for h in json.loads(capsys.readouterr().out)["history"] if h["number"] != "704.5j")
+    assert main(["search", old["number"], *data]) == 0
+    assert capsys.readouterr().out.startswith("no hits (last numbered so in ")
+    # a heading's hit is its title once
+    assert main(["search", "trample", *data]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head.endswith("] Trample")
+    # a huge argument is named, not echoed whole
+    assert main(["show", "7" * 100_000, *data]) == 2
+    assert len(capsys.readouterr().err) < 200
+
+
 def test_serve_on_a_port_in_use_is_one_line(archive_build, tmp_path):
     import socket
 

@@ -371,6 +371,15 @@ def test_the_api_answers_json_at_its_root_too(client):
     assert client.get("/nowhere/").status_code == 404
 
 
+def test_searching_an_old_number_leads_to_where_its_rule_went(client):
+    chain = client.get("/api/rules/704.5j/history").get_json()["history"]
+    old = next(h for h in chain if h["number"] != "704.5j")
+    r = client.get(f"/search?q={old['number']}")
+    assert r.status_code == 302 and r.headers["Location"] == f"/rules/{old['number']}"
+    went = soup(client.get(r.headers["Location"])).select_one(".went")
+    assert "704.5j" in [a.get_text() for a in went.select("a")]
+
+
 def test_todays_number_in_an_old_release_says_what_the_rule_was_numbered_then(client):
     """A judge reads an old printout with today's number: the page names that release's one."""
     chain = client.get("/api/rules/702.7a/history").get_json()["history"]

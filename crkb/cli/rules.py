@@ -10,6 +10,7 @@ from crkb.cli.options import emit, lang_option, open_store, reads_store, version
 from crkb.errors import BadInput
 from crkb.model import ParseResult
 from crkb.sources.reader import read_file
+from crkb.store.db import Store
 from crkb.views import params, shapes
 
 
@@ -116,7 +117,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         for d in found.values():
             _print_rule(d)
+        if args.lang == "both":  # the side left out is said, as the rule page says it
+            for lang in ("en", "zh"):
+                if lang not in found:
+                    print(_not_beside(store, number, lang, next(iter(found.values()))["version"]))
     return 0
+
+
+def _not_beside(store: Store, number: str, lang: str, shown: str) -> str:
+    """The note for the language `show --lang both` lacks the rule in, beside release `shown`."""
+    text = store.newest_text(shown, lang)
+    if text is None:
+        return f"({lang}: no text as of {shown})"
+    return f"({lang}: rule {number} is not in the {text} text)"
 
 
 def register(sub: Any) -> None:

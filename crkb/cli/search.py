@@ -14,6 +14,7 @@ from crkb.cli.options import (
     version_option,
 )
 from crkb.errors import BadInput
+from crkb.numbers import normalise
 from crkb.store.location import INDEX_DIR, current_build
 from crkb.views import params, shapes
 
@@ -25,7 +26,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise BadInput(f"--limit {args.limit}: expected 1 to 100")
     if not args.query.strip():  # as the API answers an empty `q`
         raise BadInput("QUERY: empty; give words or a rule number to search for")
-    open_store(args)  # a damaged or foreign build is reported here as by every other command
+    store = open_store(args)  # a damaged or foreign build is reported here as by every command
     searcher = Searcher(current_build(data_dir(args)) / INDEX_DIR)
     result = shapes.search(searcher, args.query, args.lang, args.version, args.limit)
     if args.json:
@@ -37,11 +38,16 @@ def cmd_search(args: argparse.Namespace) -> int:
         moved = f" (now {hit['current_number']})" if hit.get("current_number") else ""
         title = f" {hit['title']}" if hit.get("title") else ""
         text = hit["text"] if len(hit["text"]) <= 320 else hit["text"][:300] + " …"  # short: whole
-        print(f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}: {text}")
+        said = "" if hit["text"] == hit.get("title") else f": {text}"  # a heading is its title
+        print(f"{hit['number']}{moved} [{hit['version']} {hit['lang']}]{title}{said}")
         if hit is result["hits"][0] and hit.get("parent"):
             print(f"  in {hit['parent']['number']} {hit['parent']['title']}")
     if not result["hits"]:
-        print("no hits")
+        number = normalise(args.query)
+        print(
+            "no hits"
+            + (shapes.went(store, number, result["version"], result["lang"]) if number else "")
+        )
     return 0
 
 

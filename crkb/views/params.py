@@ -33,7 +33,7 @@ def rule_number(raw: str) -> str:
     """A rule number given as an argument, in normal form (`702.` → `702`), or BadInput."""
     number = normalise(raw)
     if number is None:
-        raise BadInput(f"{raw!r}: not a rule number (e.g. 901.3a, 702, 9)")
+        raise BadInput(f"{raw[:40]!r}: not a rule number (e.g. 901.3a, 702, 9)")
     return number
 
 

@@ -10,6 +10,7 @@ from crkb.checks.store_findings import report
 from crkb.diff.lookup import whereabouts
 from crkb.errors import BadInput, NotFound
 from crkb.model import ParseResult
+from crkb.numbers import source_order
 from crkb.store.db import Store
 from crkb.views.params import langs
 
@@ -103,7 +104,9 @@ def rule(store: Store, version: str, lang: str, number: str) -> Json:
             }
             for r in store.references_from(version, lang, number)
         ],
-        "cited_by": sorted({r.source for r in store.references_to(version, lang, number)}),
+        "cited_by": sorted(
+            {r.source for r in store.references_to(version, lang, number)}, key=source_order
+        ),
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from crkb.numbers import parent_of, sort_key
+from crkb.numbers import parent_of, sort_key, source_order
 from crkb.store import reads
 from crkb.store.db import Store
 from crkb.views.params import TEXT_LANGS
@@ -78,10 +78,7 @@ def column(
     for p in [rule, *children]:
         p.links = links.get(p.number, [])
     targets = {t for p in [rule, *children] for link in p.links for t in link.targets}
-    cited = sorted(
-        reads.citing(store, doc, number),
-        key=lambda s: (s.startswith("glossary:"), sort_key(s) if ":" not in s else (0,), s),
-    )
+    cited = sorted(reads.citing(store, doc, number), key=source_order)
     return Column(lang, version, rule, children, hover_texts(store, doc, targets), cited, terms)
 
 

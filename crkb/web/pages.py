@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
-from crkb.diff.lookup import lacks_english, number_in, translated_number
+from crkb.diff.lookup import lacks_english, number_in, translated_number, whereabouts
 from crkb.errors import BadInput, NotFound
 from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
@@ -336,8 +336,13 @@ def search() -> ResponseReturnValue:
         version = resolve(store, version)
     number = normalise(q) if q.strip() else None
     at = version or store.version_ids()[-1]
-    if number is not None and any(
-        v and store.rule(v, lg, number) for lg in data.LANGS for v in [store.newest_text(at, lg)]
+    if number is not None and (
+        any(
+            v and store.rule(v, lg, number)
+            for lg in data.LANGS
+            for v in [store.newest_text(at, lg)]
+        )
+        or _went(store, number, at)  # an old number: its page says where the rule went
     ):
         if version and version != store.version_ids()[-1]:
             return redirect(url_for("pages.versioned_rule", version=version, number=number))
@@ -371,6 +376,14 @@ def search() -> ResponseReturnValue:
         max_limit=MAX_LIMIT,
         **common,
     )
+
+
+def _went(store: Store, number: str, version: str) -> bool:
+    """True when the lineage knows where the rule of a number `version` lacks went."""
+    try:
+        return bool(whereabouts(store, number, version))
+    except NotFound:
+        return False
 
 
 def _search_versions(store: Store, chosen: str | None) -> Markup:
