@@ -98,6 +98,25 @@ def assert_jump_links_land(page: BeautifulSoup) -> None:
     assert missing == []
 
 
+def test_keywords_of_a_release_before_the_renumbering_list_its_own_sections(client, store):
+    """Before 2009 keyword abilities were section 502 (and actions 501): the page lists them,
+    every keyword rule of each, not the empty 701 and 702 that release lacks."""
+    old = store.version_ids()[0]
+    sections = [
+        s
+        for chapter in ("5", "7")
+        for s in store.children(old, "en", chapter)
+        if s.title.startswith("Keyword")
+    ]
+    assert sections
+    page = soup(client.get(f"/keywords?version={old}"))
+    heads = [h.select_one("a").get_text() for h in page.select("section.keywords h2")]
+    assert heads == [f"{s.number} {s.title}" for s in sections]
+    for s, table in zip(sections, page.select("section.keywords table"), strict=True):
+        rules = [r.number for r in store.children(old, "en", s.number) if r.kind == "rule"]
+        assert rules and [a.get_text() for a in table.select("td.n a")] == rules
+
+
 def test_glossary_in_chinese_shows_the_chinese_glossary_first(client):
     page = soup(client.get("/glossary?lang=zh"))
     # the Chinese glossary first; the English one after it, for the English columns a zh rule

@@ -149,6 +149,23 @@ def sections(store: Store, version: str, lang: str) -> list[Para]:
     return [] if doc is None else _paras(reads.kind_rows(store, doc, "section"))
 
 
+KEYWORD_SECTIONS = ("701", "702")  # keyword actions, keyword abilities (since 2009-07-11)
+
+
+def keyword_sections(store: Store, version: str | None) -> tuple[str, ...]:
+    """The sections of an English release titled Keyword Actions and Keyword Abilities: 701 and
+    702 since the rules were renumbered in 2009, 501 and 502 before (1999 had only 502)."""
+    if version is None:
+        return KEYWORD_SECTIONS
+    found = tuple(
+        s.number
+        for chapter in ("5", "7")
+        for s in store.children(version, "en", chapter)
+        if (s.title or "").lower().startswith("keyword")
+    )
+    return found or KEYWORD_SECTIONS
+
+
 def keyword_rules(store: Store, version: str, lang: str, section: str) -> list[Para]:
     """The rules of 701 (keyword actions) or 702 (keyword abilities)."""
     doc = store.doc_id(version, lang)

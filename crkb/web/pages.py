@@ -273,7 +273,7 @@ def keywords() -> ResponseReturnValue:
     link_version = None if vid == store.version_ids()[-1] else vid
     en, zh = (store.newest_text(vid, lang) for lang in data.LANGS)
     groups = []
-    for section in ("701", "702"):
+    for section in data.keyword_sections(store, en):
         titles = {}
         for lang, v in (("en", en), ("zh", zh)):
             if v:
