@@ -177,19 +177,28 @@ def _looks_utf16(data: bytes) -> str | None:
 
 def _decode_chinese(data: bytes) -> tuple[str, str] | None:
     """A Chinese text saved in GB18030 (or its subsets GBK and GB2312: what Windows in Chinese
-    saves as "ANSI"), or None. GB18030 reads almost any bytes without error, a cp1252 file's
-    `\x92s` included, so it is taken only when what it reads is largely Chinese."""
-    try:
-        text = data.decode("gb18030")
-    except UnicodeDecodeError:
-        return None
-    if _PRIVATE.search(text):  # Big5 read as GB18030: no Chinese text has these
-        return None
+    saves as "ANSI"), or in Big5 (Traditional characters, as Windows in Taiwan and Hong Kong
+    saves them: cp950), or None. Either reads many bytes without error, a cp1252 file's `\x92s`
+    included, so one is taken only when what it reads is largely Chinese."""
+    for enc in ("gb18030", "cp950"):
+        try:
+            text = data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+        if _PRIVATE.search(text):  # Big5 read as GB18030: no Chinese text has these
+            continue
+        if _chinese(text):
+            return text, enc
+    return None
+
+
+def _chinese(text: str) -> bool:
+    """True for a text that is largely Chinese, with Chinese punctuation."""
     han = len(_HAN.findall(text))
     # Chinese writes its own full stops and commas: Japanese read as GB18030 shows none (its
     # 。 and 、 become 丅 and 丄), English in a single-byte code page hardly any Chinese at all
     stops = text.count("。") + text.count("，")
-    return (text, "gb18030") if han >= CHINESE_SHARE * len(text) and stops * 100 >= han else None
+    return han >= CHINESE_SHARE * len(text) and stops * 100 >= han
 
 
 def normalise_newlines(text: str) -> str:
