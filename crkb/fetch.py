@@ -71,12 +71,27 @@ def load_manifest(path: Path) -> list[Release]:
     """The releases listed in a manifest file, oldest first."""
     try:
         raw = json.loads(path.read_text("utf-8"))
-        releases = [Release(**r) for r in raw["releases"]]
     except FileNotFoundError:
         raise BadInput(f"{path}: no such manifest") from None
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError) as e:
         raise BadInput(f"{path}: not a releases manifest ({e})") from None
+    rows = raw.get("releases") if isinstance(raw, dict) else None
+    if not isinstance(rows, list):
+        raise BadInput(f'{path}: not a releases manifest (no "releases" list)')
+    releases = []
+    for i, row in enumerate(rows, 1):
+        if not isinstance(row, dict) or any(k not in row for k in MANIFEST_KEYS):
+            given = ", ".join(map(str, row)) if isinstance(row, dict) else type(row).__name__
+            raise BadInput(
+                f"{path}: release {i} of the manifest needs {', '.join(MANIFEST_KEYS)}"
+                f" (it has {given or 'nothing'})"
+            )
+        releases.append(Release(**{k: v for k, v in row.items() if k in RELEASE_KEYS}))
     return sorted(releases, key=lambda r: (r.file_date, r.effective))
+
+
+RELEASE_KEYS = tuple(Release.__dataclass_fields__)
+MANIFEST_KEYS = ("effective", "file_date", "file", "url", "sha256", "bytes")  # url may be null
 
 
 def modern_url(file_date: str) -> str:

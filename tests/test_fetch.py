@@ -158,3 +158,21 @@ def test_shipped_manifest_matches_the_archive(archive: Path) -> None:
     # the shipped bytes really are the archive's: spot-check one checksum from the file itself
     body = (archive / newest.file).read_bytes()
     assert hashlib.sha256(body).hexdigest() == newest.sha256
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ('{"releases": [{"date": "2030-01-01", "url": "x"}]}', "release 1 of the manifest needs"),
+        ("[1]", 'no "releases" list'),
+        ('{"releases": [3]}', "(it has int)"),
+        ("{", "not a releases manifest"),
+    ],
+)
+def test_a_manifest_of_another_shape_is_named_in_one_line(tmp_path: Path, content, says) -> None:
+    path = tmp_path / "manifest.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(BadInput) as e:
+        fetch.load_manifest(path)
+    assert str(e.value).startswith(f"{path}: ") and says in str(e.value)
+    assert "__init__" not in str(e.value)
