@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,8 @@ from crkb.sources.reader import read_bytes
 from crkb.sources.webcopy import GLUED_SHARE, glued_runs
 from crkb.store import reads
 from crkb.store.db import Store
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 Runs = list[tuple[int, int]]  # inclusive (first, last) version indexes
 
@@ -492,8 +494,30 @@ def _fits(method: str, store: Store, text: str, copies: dict[str, dict[str, str]
     return fits
 
 
+TRADITIONAL_SHARE = 0.02  # of a text's Han characters OpenCC changes: a Traditional copy
+
+
+def simplified(text: str, to_simplified: Callable[[str], str] | None = None) -> str:
+    """A copy in Traditional characters (typed so in Taiwan or Hong Kong, or converted) in the
+    Simplified ones the translation is written in; any other text as it is (a Simplified copy
+    has next to nothing OpenCC's t2s changes). `to_simplified`: OpenCC's t2s by default."""
+    han = _HAN.findall(text)
+    if not han:
+        return text
+    if to_simplified is None:
+        import opencc  # loaded only for a Chinese copy
+
+        to_simplified = opencc.OpenCC("t2s").convert
+    converted = to_simplified(text)
+    changed = sum(1 for a, b in zip(text, converted, strict=False) if a != b)
+    if len(converted) != len(text) or changed < TRADITIONAL_SHARE * len(han):
+        return text
+    return converted
+
+
 def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict[str, Any]:
     """Which version(s) a copied text fits best, how many rules matched, what changed since."""
+    text = simplified(text)
     read: ParseResult | None
     try:
         read = read_bytes(text.encode("utf-8"), source)

@@ -200,6 +200,20 @@ def test_a_quoted_current_rule_is_current(store) -> None:
     assert result["versions"][-1] == latest and result["changed_since"] == []
 
 
+def test_a_copy_in_traditional_characters_fits_the_translation_it_was_made_from(store) -> None:
+    """Typed in Taiwan or converted with OpenCC: the same rules, in Traditional characters."""
+    import opencc
+
+    zh = store.version_ids("zh")[-1]
+    doc = store.document(zh, "zh")
+    quote = "\n".join(f"{r.number} {r.text}" for r in doc.rules if r.number.startswith("704.5"))
+    traditional = opencc.OpenCC("s2t").convert(quote)
+    assert traditional != quote
+    result = identify_text(traditional, store)
+    assert result["lang"] == "zh" and result["versions"][-1] == zh
+    assert result["rules_matched"] == identify_text(quote, store)["rules_matched"] > 10
+
+
 def test_cli_identify(archive_build: Path, capsys, tmp_path: Path) -> None:
     seed = next(SEEDS.rglob("004_*.txt"))
     assert main(["identify", str(seed), "--json", "--data", str(archive_build)]) == 0
