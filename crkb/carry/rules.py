@@ -96,8 +96,9 @@ def example_steps(
     where they stood: a translator reviews a reworded example, translates a new one and drops a
     removed one (a new card named in 707.11's example is no review of its text). The Chinese
     examples stand beside V's English ones in order."""
-    sm = difflib.SequenceMatcher(None, [" ".join(x.split()) for x in en_old],
-                                 [" ".join(x.split()) for x in en_new], False)  # fmt: skip
+    old_keys = [" ".join(x.split()) for x in en_old]
+    new_keys = [" ".join(x.split()) for x in en_new]
+    sm = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=False)
 
     def step(state: str, i: int | None, j: int | None) -> ExampleStep:
         if state == "changed" and i is not None and j is not None:

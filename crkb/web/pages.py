@@ -153,8 +153,9 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
             cols.append(col)
     if not cols:
         others = [lang for lang in data.LANGS if lang not in _langs()]
-        for lang in others:  # the rule may exist only in the language not chosen (which the
-            col = _column_of(store, vid, lang, number)  # page notes: `missing`)
+        # the rule may exist only in the language not chosen: shown, and `missing` notes it
+        for lang in others:
+            col = _column_of(store, vid, lang, number)
             if col is not None:
                 cols.append(col)
         if not cols:
