@@ -380,6 +380,25 @@ def test_searching_an_old_number_leads_to_where_its_rule_went(client):
     assert "704.5j" in [a.get_text() for a in went.select("a")]
 
 
+def test_an_older_translations_contents_and_glossary_link_into_its_own_release(client, store):
+    """The translation in force is numbered as its own release (2024's 722 is 2025's 724): its
+    contents and its glossary's rule links open that release's rules, not today's numbers."""
+    latest = store.version_ids()[-1]
+    zh = store.newest_text(latest, "zh")
+    assert zh != latest
+    home = soup(client.get("/?lang=zh"))
+    hrefs = [a["href"] for a in home.select("#contents-zh a")]
+    assert hrefs and all(h.startswith(f"/v/{zh}/rules/") for h in hrefs)
+    assert all(
+        a["href"].startswith("/rules/")
+        for a in soup(client.get("/?lang=en")).select("#contents-en a")
+    )
+    glossary = soup(client.get("/glossary?lang=zh"))
+    zh_links = [a["href"] for a in glossary.select("#glossary-zh dd a")]
+    assert zh_links and all(h.startswith(f"/v/{zh}/rules/") for h in zh_links)
+    assert all(a["href"].startswith("/rules/") for a in glossary.select("#glossary-en dd a"))
+
+
 def test_todays_number_in_an_old_release_says_what_the_rule_was_numbered_then(client):
     """A judge reads an old printout with today's number: the page names that release's one."""
     chain = client.get("/api/rules/702.7a/history").get_json()["history"]

@@ -113,8 +113,16 @@ def test_keywords_of_a_release_before_the_renumbering_list_its_own_sections(clie
     heads = [h.select_one("a").get_text() for h in page.select("section.keywords h2")]
     assert heads == [f"{s.number} {s.title}" for s in sections]
     for s, table in zip(sections, page.select("section.keywords table"), strict=True):
-        rules = [r.number for r in store.children(old, "en", s.number) if r.kind == "rule"]
-        assert rules and [a.get_text() for a in table.select("td.n a")] == rules
+        named = [r.number for r in store.children(old, "en", s.number) if r.title]
+        assert named and [a.get_text() for a in table.select("td.n a")] == named
+
+
+def test_keywords_leave_out_the_general_rules_that_open_their_sections(client):
+    """701.1 and 702.1 say what keywords are; they are no keyword and have no name."""
+    page = soup(client.get("/keywords"))
+    listed = [a.get_text() for a in page.select("section.keywords td.n a")]
+    assert "701.2" in listed and "702.2" in listed
+    assert "701.1" not in listed and "702.1" not in listed
 
 
 def test_glossary_in_chinese_shows_the_chinese_glossary_first(client):

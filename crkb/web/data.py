@@ -167,9 +167,20 @@ def keyword_sections(store: Store, version: str | None) -> tuple[str, ...]:
 
 
 def keyword_rules(store: Store, version: str, lang: str, section: str) -> list[Para]:
-    """The rules of 701 (keyword actions) or 702 (keyword abilities)."""
+    """The keywords of 701 (keyword actions) or 702 (keyword abilities): their rules but the
+    general ones that open the section (702.1 "Most abilities describe …"), which are
+    sentences where a keyword's rule has a name (Deathtouch; For Mirrodin! is read as text)."""
     doc = store.doc_id(version, lang)
-    return [] if doc is None else _paras(reads.keyword_rows(store, doc, section))
+    if doc is None:
+        return []
+    return [p for p in _paras(reads.keyword_rows(store, doc, section)) if _names_a_keyword(p)]
+
+
+def _names_a_keyword(p: Para) -> bool:
+    return bool(p.title) or (len(p.text) <= KEYWORD_NAME and not p.text.endswith((".", "。")))
+
+
+KEYWORD_NAME = 40  # the longest a keyword's name runs (Start Your Engines!: 19)
 
 
 @dataclass(slots=True)

@@ -14,6 +14,7 @@ from crkb.diff.lookup import lacks_english, number_in, translated_number, wherea
 from crkb.errors import BadInput, NotFound
 from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
+from crkb.search.analysis import has_cjk
 from crkb.search.engine import MAX_LIMIT, Searcher
 from crkb.search.planning import MAX_QUERY
 from crkb.store.db import Store
@@ -241,8 +242,9 @@ def glossary() -> ResponseReturnValue:
             keyed.sort()
             groups: dict[str, list[tuple[str, str, str]]] = {}
             for key, term, text in keyed:
+                reading = " ".join(lazy_pinyin(term)) if has_cjk(term) else ""  # not "X X"
                 groups.setdefault(key[:1].upper() if key[:1].isalpha() else "#", []).append(
-                    (term, text, " ".join(lazy_pinyin(term)))
+                    (term, text, reading)
                 )
         else:
             groups = {}
@@ -251,8 +253,10 @@ def glossary() -> ResponseReturnValue:
                 groups.setdefault(first if first.isalpha() else "#", []).append((term, text, ""))
         lists.append((lang, v, groups, links, hover))
 
-    def render(text: str, ls: list[Link], hover: dict[str, str]) -> Markup:
-        return linked(text, ls, lambda t: rule_url(t, link_version), hover)
+    def render(text: str, ls: list[Link], hover: dict[str, str], v: str) -> Markup:
+        # an older translation's entries cite its own release's numbers: linked into it
+        at = link_version if v == vid else v
+        return linked(text, ls, lambda t: rule_url(t, at), hover)
 
     shown = {part[0] for part in lists}
     return render_template(
