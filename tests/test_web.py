@@ -565,11 +565,15 @@ def test_search_page_reaches_past_its_first_twenty_hits(client):
     page = soup(client.get(f"/search?q={q}"))
     assert len(page.select(".hit")) == 20
     assert page.select_one(".count").get_text().startswith(f"The best 20 of {total} results")
+    seen = [a.get_text() for a in page.select(".hit a.num")]
     more = page.select_one(".more a")["href"]
     page = soup(client.get(more))
     assert len(page.select(".hit")) == 50
+    longer = [a.get_text() for a in page.select(".hit a.num")]
+    assert longer[:20] == seen and len(set(longer)) == 50  # what was read stays where it was
     page = soup(client.get(page.select_one(".more a")["href"]))
     assert len(page.select(".hit")) == 100 and page.select_one(".more a") is None
+    assert [a.get_text() for a in page.select(".hit a.num")][:50] == longer
     assert "add words to narrow" in page.select_one(".more").get_text()
     few = soup(client.get("/search?q=deathtouch"))
     n = len(few.select(".hit"))

@@ -356,7 +356,7 @@ def search() -> ResponseReturnValue:
     try:
         if q:
             # the page links each hit to its rule side by side: the other text is not shown
-            result = shapes.search(searcher(), q, lang, version, max(limit, 20), other=False)
+            result = _listed(q, lang, version, max(limit, PAGE_STEPS[0]))
     except NotFound as e:  # e.g. Chinese words in a release older than any translation
         result, note = None, str(e)
     # a release with no Chinese text is searched in the newest translation before it: said so
@@ -381,6 +381,25 @@ def search() -> ResponseReturnValue:
         max_limit=MAX_LIMIT,
         **common,
     )
+
+
+PAGE_STEPS = (20, 50, MAX_LIMIT)  # the hits a search page lists, and after "More results"
+
+
+def _listed(q: str, lang: str, version: str | None, limit: int) -> dict[str, Any]:
+    """A search page's result of `limit` hits: those of the shorter page it grew from ("More
+    results"), in their order, then the rest of the longer ranking. A longer ranking reads more
+    candidates and may order its head otherwise; the hits a reader has seen stay where they were."""
+    steps = [n for n in PAGE_STEPS if n < limit] + [limit]
+    first: dict[str, Any] | None = None
+    hits: list[dict[str, Any]] = []
+    for n in steps:
+        got = shapes.search(searcher(), q, lang, version, n, other=False)
+        first = first or got
+        seen = {h["number"] for h in hits}
+        hits += [h for h in got["hits"] if h["number"] not in seen][: n - len(hits)]
+    assert first is not None  # steps is never empty
+    return {**first, "hits": hits}
 
 
 def _went(store: Store, number: str, version: str) -> bool:
