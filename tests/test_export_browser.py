@@ -132,6 +132,21 @@ def test_phone_width_has_no_horizontal_scrolling(phone, pack):
     phone.screenshot(path=str(SHOTS / "pack-phone-search.png"))
 
 
+def test_a_rule_jumped_to_on_a_phone_stands_below_the_bar(phone, pack):
+    """The bar wraps on a phone; the rule an address or a reference names is not behind it."""
+    for path, target in (("en/702.html#702.9b", "702.9b"), ("en/glossary.html", None)):
+        if target is None:  # a glossary entry far down the page, by its own address
+            phone.goto(pack.as_uri() + "/" + path)
+            target = phone.evaluate("[...document.querySelectorAll('dt[id]')].at(-40).id")
+            phone.goto(pack.as_uri() + f"/{path}#{target}")
+        else:
+            phone.goto(pack.as_uri() + "/" + path)
+        phone.wait_for_load_state("load")
+        bar = phone.evaluate("document.querySelector('.bar').getBoundingClientRect().bottom")
+        top = phone.evaluate(f"document.getElementById({target!r}).getBoundingClientRect().top")
+        assert top >= bar, (path, target, top, bar)
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_pack_reads_in_the_light_and_in_the_dark(browser, pack, scheme):
     """The pack follows a phone set to dark, every text at WCAG's contrast of 4.5 or more, a
