@@ -89,6 +89,10 @@ def test_a_rule_number_lists_the_rule_first_one_click_away(page, pack):
     for chapter in ("第八章", "第８章", "section 8"):
         hits = _search(page, base, chapter)
         assert hits[0] == "8" and all(h.startswith("8") for h in hits), chapter
+    # a number no rule has is no slip for one that does (702.190 is not 702.170)
+    for missing in ("702.190", "922.1", "702.9z"):
+        _search(page, base, missing)
+        assert "Showing results for" not in page.inner_text("#status"), missing
 
 
 def test_navigation_contents_reference_and_the_other_language(page, pack):

@@ -311,7 +311,8 @@
   /* a query word → [index stem, corrected word or null] */
   function stemOf(ix, w) {
     if (ix.forms[w]) return [ix.forms[w], null];
-    if (/^\d+$/.test(w) || w.length < 4) return [w, null];
+    /* a number (702.190, 9z) is never a slip for another: the server corrects none either */
+    if (/\d/.test(w) || w.length < 4) return [w, null];
     var tries = [w.replace(/ies$/, "y"), w.replace(/es$/, ""), w.replace(/s$/, ""),
       w.replace(/ed$/, ""), w.replace(/ed$/, "e"), w.replace(/ing$/, ""), w.replace(/ing$/, "e"),
       w.replace(/ly$/, ""), w.replace(/(.)\1(ed|ing)$/, "$1")];
