@@ -730,6 +730,9 @@ def test_api_rule_and_versions_agree_with_the_store(client, store):
 def test_diff_history_and_translation_pages(client):
     d = soup(client.get("/diff/2024-04-12/latest"))
     assert d.select(".change") and d.find("a", href=re.compile(r"^/v/2024-04-12/rules/"))
+    # a changed rule's two links stand apart, each its own tap target
+    kind = next(k for k in d.select(".change.changed .kind"))
+    assert re.match(r"changed \S+ · new text", kind.get_text(" ", strip=True))
     h = soup(client.get("/rules/702.2/history"))
     versions = [a.text for a in h.select(".history .meta a")]
     assert any("502.63" in v for v in versions)  # deathtouch was 502.63 before the 2009 renumbering
