@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -59,6 +60,13 @@ def test_search_from_a_folder_in_both_languages(page, pack, archive_build):
     page.click(".hit a.num >> nth=0")
     page.wait_for_url("**/en/702.html#702.19*")
     page.screenshot(path=str(SHOTS / "pack-search-hit.png"))
+
+
+def test_a_common_word_says_how_many_rules_it_met_beyond_those_listed(page, pack):
+    hits = _search(page, pack.as_uri(), "damage")
+    status = page.inner_text("#status")
+    found = re.match(r"The best (\d+) of (\d+) hits", status)
+    assert found and int(found[1]) == len(hits) == 20 < int(found[2]), status
 
 
 def test_a_rule_number_lists_the_rule_first_one_click_away(page, pack):

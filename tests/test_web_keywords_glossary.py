@@ -125,6 +125,19 @@ def test_keywords_leave_out_the_general_rules_that_open_their_sections(client):
     assert "701.1" not in listed and "702.1" not in listed
 
 
+@pytest.mark.parametrize("lang", ["zh", "both"])
+def test_a_glossary_page_gives_each_address_once(client, lang):
+    """The translation keeps some entries under their English headwords (X, Oracle): the page
+    holding both glossaries names each address once, and gives those no "pinyin" of themselves."""
+    page = soup(client.get(f"/glossary?lang={lang}"))
+    ids = [e["id"] for e in page.select("[id]")]
+    assert len(ids) == len(set(ids))
+    for dt in page.select("#glossary-zh dt"):
+        reading = dt.select_one("small.py")
+        if reading is not None:
+            assert reading.get_text() != dt.contents[0].strip()
+
+
 def test_glossary_in_chinese_shows_the_chinese_glossary_first(client):
     page = soup(client.get("/glossary?lang=zh"))
     # the Chinese glossary first; the English one after it, for the English columns a zh rule

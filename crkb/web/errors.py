@@ -102,7 +102,7 @@ def register(app: Flask) -> None:
         if e.code == 404 and not isinstance(e, NotFound):
             bare = _without_slash(app)
             if bare is not None:
-                return redirect(bare, code=308)
+                return make_response(redirect(bare, code=308))
             message = f"there is no page at {request.path}"
         body, status = render_error(e.code or 500, message, e)
         resp = make_response(body, status)

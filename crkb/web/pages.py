@@ -240,17 +240,19 @@ def glossary() -> ResponseReturnValue:
         if lang == "zh":
             keyed = [("".join(lazy_pinyin(t)).lower(), t, x) for t, x in entries]
             keyed.sort()
-            groups: dict[str, list[tuple[str, str, str]]] = {}
+            groups: dict[str, list[tuple[str, str, str, str | None]]] = {}
             for key, term, text in keyed:
                 reading = " ".join(lazy_pinyin(term)) if has_cjk(term) else ""  # not "X X"
                 groups.setdefault(key[:1].upper() if key[:1].isalpha() else "#", []).append(
-                    (term, text, reading)
+                    (term, text, reading, None)
                 )
         else:
             groups = {}
             for term, text in sorted(entries, key=lambda e: e[0].lower()):
                 first = term[:1].upper()
-                groups.setdefault(first if first.isalpha() else "#", []).append((term, text, ""))
+                groups.setdefault(first if first.isalpha() else "#", []).append(
+                    (term, text, "", None)
+                )
         lists.append((lang, v, groups, links, hover))
 
     def render(text: str, ls: list[Link], hover: dict[str, str], v: str) -> Markup:
@@ -259,6 +261,15 @@ def glossary() -> ResponseReturnValue:
         return linked(text, ls, lambda t: rule_url(t, at), hover)
 
     shown = {part[0] for part in lists}
+    # one address per headword on the page: an entry both glossaries hold under the same
+    # (English) headword, or one a translation holds twice, keeps it where it is first shown
+    taken: set[str] = set()
+    for _lang, _v, groups, _links, _hover in lists:
+        for listed in groups.values():
+            for i, (term, text, reading, _id) in enumerate(listed):
+                aid = anchor(term)
+                listed[i] = (term, text, reading, None if aid in taken else aid)
+                taken.add(aid)
     return render_template(
         "glossary.html",
         lists=lists,

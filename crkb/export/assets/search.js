@@ -603,7 +603,11 @@
     ranked.sort(function (a, b) { return b[1] - a[1]; });
     var out = pinned.slice();
     ranked.forEach(function (r) { var n = ix.docs[r[0]][0]; if (out.indexOf(n) < 0) out.push(n); });
-    return { numbers: out.slice(0, LIMIT), fixed: fixed, marks: terms.map(function (tw) { return tw[0]; }) };
+    /* how many rules the words met at all: the page lists the best LIMIT of them */
+    var met = pinned.filter(function (n) { return !(ix.byNumber[n] in scores); }).length;
+    for (d in scores) met++;
+    return { numbers: out.slice(0, LIMIT), total: met, fixed: fixed,
+      marks: terms.map(function (tw) { return tw[0]; }) };
   }
 
   /* a hit's text escaped, the query's words marked (English by stem, Chinese by word) */
@@ -655,7 +659,8 @@
     list.innerHTML = html.join("");
     var status = document.getElementById("status");
     status.textContent = (result.fixed ? "Showing results for “" + result.fixed + "”. " : "") +
-      (result.numbers.length ? result.numbers.length + (result.numbers.length === 1 ? " hit" : " hits") : "No hits") +
+      (result.numbers.length < (result.total || 0) ? "The best " + result.numbers.length + " of " + result.total + " hits" :
+        result.numbers.length ? result.numbers.length + (result.numbers.length === 1 ? " hit" : " hits") : "No hits") +
       " · " + ix.lang + " " + ix.version + " · " + ms.toFixed(0) + " ms";
   }
 
