@@ -82,8 +82,10 @@ def section_paths(store: Store, rng: random.Random, releases: int = 12) -> list[
             v = _lang_version(store, version, lang)
             if v is None:
                 continue
+            # an older translation is numbered as its own release: its sections are read there
+            at = version if v == version or lang == "en" else v
             for n in _numbers(store, v, lang, ("chapter", "section")):
-                prefix = "" if version == latest else f"/v/{version}"
+                prefix = "" if at == latest else f"/v/{at}"
                 out.append(f"{prefix}/rules/{n}?lang={rng.choice([lang, 'both'])}")
     rng.shuffle(out)
     return out
