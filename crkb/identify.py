@@ -25,11 +25,11 @@ from crkb.errors import BadInput, NotARulesDocument, NotFound
 from crkb.model import Document, ParseResult
 from crkb.numbers import sort_key
 from crkb.sources.reader import read_bytes
+from crkb.sources.script import HAN
+from crkb.sources.script import to_simplified as t2s
 from crkb.sources.webcopy import GLUED_SHARE, glued_runs
 from crkb.store import reads
 from crkb.store.db import Store
-
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 Runs = list[tuple[int, int]]  # inclusive (first, last) version indexes
 
@@ -501,14 +501,10 @@ def simplified(text: str, to_simplified: Callable[[str], str] | None = None) -> 
     """A copy in Traditional characters (typed so in Taiwan or Hong Kong, or converted) in the
     Simplified ones the translation is written in; any other text as it is (a Simplified copy
     has next to nothing OpenCC's t2s changes). `to_simplified`: OpenCC's t2s by default."""
-    han = _HAN.findall(text)
+    han = HAN.findall(text)
     if not han:
         return text
-    if to_simplified is None:
-        import opencc  # loaded only for a Chinese copy
-
-        to_simplified = opencc.OpenCC("t2s").convert
-    converted = to_simplified(text)
+    converted = (to_simplified or t2s)(text)
     changed = sum(1 for a, b in zip(text, converted, strict=False) if a != b)
     if len(converted) != len(text) or changed < TRADITIONAL_SHARE * len(han):
         return text

@@ -581,6 +581,19 @@ def test_search_page_reaches_past_its_first_twenty_hits(client):
     assert few.select_one(".more") is None
 
 
+def test_search_with_no_hits_says_what_to_try(client):
+    """A query no rule meets says so and points to the glossary, in both languages; a query
+    with hits shows no such hint."""
+    page = soup(client.get("/search?q=qwxzvbnm"))
+    assert page.select(".hit") == []
+    assert page.select_one(".count").get_text().startswith("0 results")
+    hint = page.select_one(".hint")
+    assert "No rule holds these words" in hint.get_text() and "词汇表" in hint.get_text()
+    for a in hint.select("a"):
+        assert client.get(a["href"]).status_code == 200
+    assert soup(client.get("/search?q=deathtouch")).select_one(".hint") is None
+
+
 def test_search_with_version_and_did_you_mean(client):
     page = soup(client.get("/search?q=deathtouch&version=2010-07-16&lang=en"))
     assert all("/v/2010-07-16/" in a["href"] for a in page.select(".hit a.num"))

@@ -151,15 +151,17 @@ def translated_number(store: Store, number: str, version: str) -> str | None:
     if version not in cache:
         cache[version] = store.step_result(TRANSLATION_NUMBERS + version)
     numbers = cache[version]
-    if numbers is None:  # not a release the build mapped (a partial copy): the same number
-        return number
-    return numbers.get(number, number)
+    if numbers is not None and number in numbers:
+        return numbers[number]
+    # not renumbered, or not a release the build mapped (a partial copy): the same number,
+    # unless the English release lacks the rule, when nothing stands beside it whatever the
+    # translation's own release numbered so (509.5 of a 2024 translation is 509.3 of 2025,
+    # which has no 509.5)
+    return None if _lacks_english(store, version, number) else number
 
 
-def lacks_english(store: Store, version: str, number: str) -> bool:
-    """True when English release `version` has its own text and no rule `number`: an older
-    translation read beside it has no rule for that number, whatever that translation's own
-    release numbered so (509.5 of a 2024 translation is 509.3 of 2025, which has no 509.5)."""
+def _lacks_english(store: Store, version: str, number: str) -> bool:
+    """True when English release `version` has its own text and no rule `number`."""
     return store.newest_text(version, "en") == version and store.rule(version, "en", number) is None
 
 

@@ -22,6 +22,7 @@ from crkb.export import pages, searchdata
 from crkb.graph.term_matching import anchor
 from crkb.model import Document
 from crkb.search import asked
+from crkb.sources.script import to_simplified
 from crkb.store.db import DB_NAME, Store
 from crkb.store.location import current_build, swap_in
 
@@ -234,8 +235,6 @@ def write_search(
             raise StoreError(
                 f"{build / 'index'}: no search dictionary ({e}); run `crkb build`"
             ) from None
-        import opencc
-
         cutter = analysis.ChineseCutter(sorted(set(words)))
         en_text = texts.get("en")
         via = searchdata.via_english(
@@ -243,7 +242,7 @@ def write_search(
         )
         zh = texts["zh"].doc
         index = searchdata.chinese_index(
-            zh, cutter, opencc.OpenCC("t2s").convert, via, players_questions(build, zh)
+            zh, cutter, to_simplified, via, players_questions(build, zh)
         )
         (data / "search-zh.js").write_text(data_script("zh", index), "utf-8")
 

@@ -20,6 +20,7 @@ from crkb.search.index import FORMAT, META, USERDICT
 from crkb.search.question import negation_pairs
 from crkb.search.scoring import Mask, Scorer
 from crkb.search.spelling import Speller
+from crkb.sources import script
 from crkb.store.location import TERMS_FILE
 from crkb.store.wordfreq import FREQ_NAME
 
@@ -92,7 +93,6 @@ class OpenIndex:
         self.words = sorted(set(words))
         self._lock = threading.RLock()
         self._cutter: analysis.ChineseCutter | None = None
-        self._t2s: Any = None  # opencc.OpenCC, loaded on first use
         self._scopes: LRUCache[tuple[str, int], Mask] = LRUCache(32)
         self._spans: dict[str, np.ndarray] | None = None  # lang → rows (first, last, docnum)
         self._by_number: dict[tuple[str, str], list[int]] = {}
@@ -173,12 +173,8 @@ class OpenIndex:
         return self._cutter
 
     def to_simplified(self, text: str) -> str:
-        """Traditional → Simplified Chinese (OpenCC t2s)."""
-        if self._t2s is None:
-            import opencc
-
-            self._t2s = opencc.OpenCC("t2s")
-        return str(self._t2s.convert(text))
+        """Traditional → Simplified Chinese (OpenCC t2s, the process's one converter)."""
+        return script.to_simplified(text)
 
     def _scope(self, lang: str, o: int) -> Mask:
         """The documents of one version in one language, as a mask (the newest few kept)."""

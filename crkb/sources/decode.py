@@ -16,11 +16,12 @@ import codecs
 import re
 from dataclasses import dataclass
 
+from crkb.sources.script import HAN
+
 _SINGLE_BYTE = ("cp1252", "mac_roman", "cp437")
 _GOOD_PUNCT = set("’‘“”—–™®©…•°½¼¾±×")
 _HIGH = re.compile(rb"[\x80-\xff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")  # the common CJK ideographs
 _PRIVATE = re.compile(r"[\ue000-\uf8ff]")  # private use: GB18030's reading of another code page
 # A GB18030 reading's share of Chinese characters that makes it a Chinese text: a Chinese rules
 # text is about three quarters Chinese, a bilingual page about half; an English file in a single
@@ -194,7 +195,7 @@ def _decode_chinese(data: bytes) -> tuple[str, str] | None:
 
 def _chinese(text: str) -> bool:
     """True for a text that is largely Chinese, with Chinese punctuation."""
-    han = len(_HAN.findall(text))
+    han = len(HAN.findall(text))
     # Chinese writes its own full stops and commas: Japanese read as GB18030 shows none (its
     # 。 and 、 become 丅 and 丄), English in a single-byte code page hardly any Chinese at all
     stops = text.count("。") + text.count("，")

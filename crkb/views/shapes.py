@@ -150,13 +150,11 @@ def rules(
     read: dict[str, str] = {}  # lang → the release read
     for lang in wanted:
         try:
-            version = _beside_release(store, lang, out, resolve) if len(wanted) > 1 else None
+            version = _beside_release(store, lang, read) if len(wanted) > 1 else None
             version = read[lang] = version or resolve(lang)
             n: str | None = number
-            if lang == "zh" and "en" in out:  # the translation may number it otherwise
-                n = _beside(store, number, out["en"]["version"], version)
-            elif lang == "zh" and "en" in read and read["en"] != version:
-                n = None  # an older translation beside an English release that lacks the rule
+            if lang == "zh" and "en" in read:  # the translation may number it otherwise
+                n = _beside(store, number, read["en"], version)
             if n is not None:
                 out[lang] = rule(store, version, lang, n)
         except NotFound as e:
@@ -170,14 +168,12 @@ def rules(
     return out
 
 
-def _beside_release(
-    store: Store, lang: str, found: dict[str, Json], resolve: Callable[[str], str]
-) -> str | None:
-    """The translation read beside the English release found, when that release has none of
+def _beside_release(store: Store, lang: str, read: dict[str, str]) -> str | None:
+    """The translation read beside the English release read, when that release has none of
     its own (None otherwise: the release asked for, as `resolve` gives it)."""
-    if lang != "zh" or "en" not in found:
+    if lang != "zh" or "en" not in read:
         return None
-    english = found["en"]["version"]
+    english = read["en"]
     if english in store.version_ids(lang):
         return None
     return store.newest_text(english, lang)

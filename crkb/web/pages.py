@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
-from crkb.diff.lookup import lacks_english, number_in, translated_number, whereabouts
+from crkb.diff.lookup import number_in, translated_number, whereabouts
 from crkb.errors import BadInput, NotFound
 from crkb.graph.term_matching import anchor
 from crkb.numbers import normalise
@@ -207,9 +207,7 @@ def _column_of(store: Store, vid: str, lang: str, number: str) -> fragments.Show
         return None
     if v == vid:
         there: str | None = number
-    elif lang == "zh":
-        if lacks_english(store, vid, number):  # nothing stands beside a rule the release lacks
-            return None
+    elif lang == "zh":  # None when the release lacks the rule: nothing stands beside it
         there = translated_number(store, number, vid)
     else:  # `vid` has no text in this language, so no lineage holds it: the same number
         there = number
@@ -389,12 +387,17 @@ def search() -> ResponseReturnValue:
         else "",
         svers=version,
         version_options=_search_versions(store, version),
-        max_limit=MAX_LIMIT,
+        more_limit=_more(len(result["hits"])) if result else None,
         **common,
     )
 
 
 PAGE_STEPS = (20, 50, MAX_LIMIT)  # the hits a search page lists, and after "More results"
+
+
+def _more(shown: int) -> int | None:
+    """The hits "More results" lists after a page of `shown` (None: the page lists the most)."""
+    return next((n for n in PAGE_STEPS if n > shown), None)
 
 
 def _listed(q: str, lang: str, version: str | None, limit: int) -> dict[str, Any]:
