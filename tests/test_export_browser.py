@@ -67,6 +67,20 @@ def test_a_common_word_says_how_many_rules_it_met_beyond_those_listed(page, pack
     status = page.inner_text("#status")
     found = re.match(r"The best (\d+) of (\d+) hits", status)
     assert found and int(found[1]) == len(hits) == 20 < int(found[2]), status
+    # "More hits" lists 50, then 100, the hits already read staying where they were
+    seen = hits
+    for n in (50, 100):
+        page.click("#more a")
+        page.wait_for_url(f"**/search.html?*n={n}*")
+        page.wait_for_function("document.body.dataset.done === '1'")
+        longer = page.eval_on_selector_all("[data-rule]", "els => els.map(e => e.dataset.rule)")
+        assert len(longer) == len(set(longer)) == n and longer[: len(seen)] == seen
+        assert page.inner_text("#status").startswith(f"The best {n} of {found[2]} hits")
+        seen = longer
+    assert page.locator("#more a").count() == 0
+    assert "add words to narrow" in page.inner_text("#more")
+    _search(page, pack.as_uri(), "deathtouch")
+    assert page.inner_text("#more") == ""  # a query meeting few rules lists them all
 
 
 def test_a_rule_number_lists_the_rule_first_one_click_away(page, pack):

@@ -334,6 +334,7 @@ def search_page(langs: list[str]) -> str:
         '<button type="submit">Search</button></form>\n'
         '<p id="status" class="note" aria-live="polite"></p>\n'
         '<ol id="hits" class="hits"></ol>\n'
+        '<p id="more" class="note"></p>\n'
         "<noscript>Search needs JavaScript; the contents page works without it.</noscript>\n"
         "</main>\n</body>\n</html>\n"
     )

@@ -4,6 +4,7 @@
 (function () {
   "use strict";
   var K1 = 1.2, B = 0.75, LIMIT = 20, POOL = 30, SOFT = 0.3;
+  var STEPS = [20, 50, 100];  /* the hits a page lists, and after "More hits" (as the server's) */
   var MAX_SOUNDED = 8, MAX_KEYS = 64, SLIP = 0.01;  /* a slip: a piece no rule holds read by its sound */
   var store = (window.CRKB_SEARCH = window.CRKB_SEARCH || {});
   var ready = {};
@@ -473,8 +474,10 @@
     return out;
   }
 
-  /* the query → {numbers: ranked rule numbers, fixed: corrected query or null} */
-  function search(ix, raw) {
+  /* the query → {numbers: the best `limit` (LIMIT) rule numbers, total: rules met, fixed:
+     corrected query or null, marks: the words to mark} */
+  function search(ix, raw, limit) {
+    limit = limit || LIMIT;
     var q = raw.replace(/\s+/g, " ").trim().slice(0, 200), pinned = [], fixed = null;
     if (!q) return { numbers: [], fixed: null, marks: [] };
     if (ix.lang === "zh") {
@@ -582,7 +585,7 @@
       ranked.push([+d, s]);
     }
     ranked.sort(function (a, b) { return b[1] - a[1]; });
-    ranked = ranked.slice(0, Math.max(POOL, LIMIT + pinned.length));
+    ranked = ranked.slice(0, Math.max(POOL, limit + pinned.length));
     ranked.forEach(function (r) {
       var text = ix.docs[r[0]][2];
       if (phrase.length) {
@@ -603,11 +606,24 @@
     ranked.sort(function (a, b) { return b[1] - a[1]; });
     var out = pinned.slice();
     ranked.forEach(function (r) { var n = ix.docs[r[0]][0]; if (out.indexOf(n) < 0) out.push(n); });
-    /* how many rules the words met at all: the page lists the best LIMIT of them */
+    /* how many rules the words met at all: the page lists the best `limit` of them */
     var met = pinned.filter(function (n) { return !(ix.byNumber[n] in scores); }).length;
     for (d in scores) met++;
-    return { numbers: out.slice(0, LIMIT), total: met, fixed: fixed,
+    return { numbers: out.slice(0, limit), total: met, fixed: fixed,
       marks: terms.map(function (tw) { return tw[0]; }) };
+  }
+
+  /* a page of `limit` hits: those of the shorter pages it grew from ("More hits") in their
+     order, then the rest of the longer ranking, which reads more candidates and may order its
+     head otherwise: the hits a reader has seen stay where they were */
+  function listed(ix, q, limit) {
+    var steps = STEPS.filter(function (n) { return n < limit; }).concat([limit]), first = null, numbers = [];
+    steps.forEach(function (n) {
+      var got = search(ix, q, n);
+      first = first || got;
+      got.numbers.forEach(function (x) { if (numbers.length < n && numbers.indexOf(x) < 0) numbers.push(x); });
+    });
+    return { numbers: numbers, total: first.total, fixed: first.fixed, marks: first.marks };
   }
 
   /* a hit's text escaped, the query's words marked (English by stem, Chinese by word) */
@@ -662,6 +678,14 @@
       (result.numbers.length < (result.total || 0) ? "The best " + result.numbers.length + " of " + result.total + " hits" :
         result.numbers.length ? result.numbers.length + (result.numbers.length === 1 ? " hit" : " hits") : "No hits") +
       " · " + ix.lang + " " + ix.version + " · " + ms.toFixed(0) + " ms";
+    var more = document.getElementById("more"), shown = result.numbers.length;
+    var next = STEPS.filter(function (n) { return n > shown; })[0];
+    if (!more || shown >= (result.total || 0)) return;
+    if (next) {
+      var params = new URLSearchParams(location.search);
+      params.set("n", next);
+      more.innerHTML = '<a href="search.html?' + esc(params.toString()) + '">More hits</a>';
+    } else more.textContent = "Only the best " + shown + " are listed: add words to narrow the search.";
   }
 
   function run() {
@@ -680,7 +704,8 @@
       }
       /* a rule number is listed as any query is (the rule first, then its own rules), its
          rule one click away: the page never leaves for the rule by itself */
-      var result = search(ix, q);
+      var n = parseInt(params.get("n"), 10), limit = n >= 1 && n <= STEPS[STEPS.length - 1] ? n : LIMIT;
+      var result = listed(ix, q, limit);
       render(ix, result, performance.now() - t0);
       document.body.dataset.done = "1";
     });
