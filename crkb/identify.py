@@ -25,8 +25,7 @@ from crkb.errors import BadInput, NotARulesDocument, NotFound
 from crkb.model import Document, ParseResult
 from crkb.numbers import sort_key
 from crkb.sources.reader import read_bytes
-from crkb.sources.script import HAN
-from crkb.sources.script import to_simplified as t2s
+from crkb.sources.script import simplified_copy
 from crkb.sources.webcopy import GLUED_SHARE, glued_runs
 from crkb.store import reads
 from crkb.store.db import Store
@@ -494,21 +493,10 @@ def _fits(method: str, store: Store, text: str, copies: dict[str, dict[str, str]
     return fits
 
 
-TRADITIONAL_SHARE = 0.02  # of a text's Han characters OpenCC changes: a Traditional copy
-
-
 def simplified(text: str, to_simplified: Callable[[str], str] | None = None) -> str:
-    """A copy in Traditional characters (typed so in Taiwan or Hong Kong, or converted) in the
-    Simplified ones the translation is written in; any other text as it is (a Simplified copy
-    has next to nothing OpenCC's t2s changes). `to_simplified`: OpenCC's t2s by default."""
-    han = HAN.findall(text)
-    if not han:
-        return text
-    converted = (to_simplified or t2s)(text)
-    changed = sum(1 for a, b in zip(text, converted, strict=False) if a != b)
-    if len(converted) != len(text) or changed < TRADITIONAL_SHARE * len(han):
-        return text
-    return converted
+    """A copy in Traditional characters in the Simplified ones the translation is written in;
+    any other text as it is. `to_simplified`: OpenCC's t2s by default."""
+    return simplified_copy(text, to_simplified) or text
 
 
 def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict[str, Any]:

@@ -119,6 +119,39 @@ def test_a_file_with_no_rules_to_read_is_refused_by_parse(seed, reason, json_out
     assert len(lines) == 1 and str(path) in lines[0] and reason in lines[0], out.stderr
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "big5"])
+def test_a_translation_in_traditional_characters_is_named_not_stored(tmp_path, encoding):
+    """The translation is kept, searched and checked in Simplified characters: the same text in
+    Traditional ones (saved as UTF-8, or as Big5 in Taiwan) is named with a way to read it, and
+    a build does not store it beside the Simplified one, nor under it."""
+    import opencc
+
+    simplified = Path(__file__).parent / "fixtures" / "parse" / "zh-2024-04-10.txt"
+    text = simplified.read_text(encoding="utf-8-sig")
+    traditional = tmp_path / "2024-04-10-traditional.txt"
+    traditional.write_bytes(opencc.OpenCC("s2t").convert(text).encode(encoding, "replace"))
+    assert run("parse", str(simplified)).returncode == 0  # the Simplified text is read
+    out = run("parse", str(traditional))
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().split("\n")
+    assert len(lines) == 1 and str(traditional) in lines[0], out.stderr
+    assert "a rules text in Traditional Chinese (recognised, not stored" in lines[0]
+    assert "Simplified characters" in lines[0] and "t2s" in lines[0]
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(simplified, corpus / "2024-04-10.txt")
+    shutil.copy(traditional, corpus / "2024-04-10-tw.txt")
+    data = tmp_path / "data"
+    out = run("build", "--no-bundled", "--corpus", str(corpus), data=data)
+    assert out.returncode == 0, out.stderr
+    said = [
+        ln for ln in out.stderr.split("\n") if "2024-04-10-tw.txt" in ln and "parse [" not in ln
+    ]
+    assert len(said) == 1 and "recognised, not stored" in said[0] and "Traditional" in said[0]
+    shown = json.loads(run("show", "100.1", "--lang", "zh", "--json", data=data).stdout)
+    assert shown["text"] in text  # the Simplified rule, as its source writes it
+
+
 def test_a_build_of_nothing_usable_names_each_file_and_keeps_the_previous_build(tmp_path):
     """Every file of a corpus of junk is named with its reason, as a build that succeeds names
     the files it skips; the build fails in one last line, and the previous build keeps serving."""

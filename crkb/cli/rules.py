@@ -10,6 +10,7 @@ from crkb.cli.options import emit, lang_option, open_store, reads_store, version
 from crkb.errors import BadInput
 from crkb.model import ParseResult
 from crkb.sources.reader import read_file
+from crkb.sources.script import TRADITIONAL
 from crkb.store.db import Store
 from crkb.views import params, shapes
 
@@ -64,6 +65,11 @@ def _why_no_rules(result: ParseResult, path: str) -> str:
         return (
             "a garbled copy (spaces and digits stripped by the copying site);"
             " `crkb identify` tells its release by its letters"
+        )
+    if result.language == TRADITIONAL:
+        return (
+            f"a rules text in {TRADITIONAL} (recognised, not stored: crkb keeps the translation"
+            " in Simplified characters; convert it, e.g. with OpenCC's t2s, to read it)"
         )
     if result.language:
         return (

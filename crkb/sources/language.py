@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from crkb.sources.script import HAN
+
 # Scripts that name a language on their own (share of letters that must be in the script).
 _SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Japanese", re.compile(r"[\u3040-\u30ff]")),  # kana: Chinese has none
@@ -38,14 +40,13 @@ _STOP_WORDS: dict[str, frozenset[str]] = {
 }
 
 
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
 def cjk_share(text: str) -> float:
     """Chinese characters among letters, a Latin letter weighing a quarter (a Chinese character
     carries about a word): a Chinese rule is mostly Han even with English card names in it."""
-    cjk = len(_HAN.findall(text))
+    cjk = len(HAN.findall(text))
     latin = len(_ASCII_LETTER.findall(text))
     return cjk / (cjk + latin / 4) if cjk or latin else 0.0
 

@@ -16,6 +16,7 @@ from crkb.model import Document, ParseResult
 from crkb.sources import dokuwiki, html, identity, legacy, markdown, plaintext, webcopy
 from crkb.sources.decode import NotText, decode
 from crkb.sources.language import cjk_share
+from crkb.sources.script import TRADITIONAL, simplified_copy
 
 MAX_BYTES = 20_000_000
 MAX_LINE = 100_000
@@ -34,6 +35,9 @@ _ADDRESS = re.compile(r"www\.|://|\.aspx?\?")  # a word holding one is a web add
 # addresses; the 2008-05-01 copy (every ’ and “ lost) holds ~1,660, that of 2009-05-01 (every
 # dash lost) 70.
 LOST_CHARACTERS_MIN = 10
+# A text whose opening is this Chinese (`cjk_share`) is a Chinese one; a bilingual page is too.
+CHINESE_SHARE = 0.3
+TRADITIONAL_SAMPLE = 30_000  # characters read to tell Traditional characters from Simplified
 
 
 def detect_format(text: str) -> str:
@@ -80,6 +84,13 @@ def read_bytes(data: bytes, path: str) -> ParseResult:
     if _SUMMARY.search(text[:5000]) and not _RULE_LINE.search(text):
         raise _refuse(path, "a rulings summary with no numbered rules, not the Comprehensive Rules")
     fmt = detect_format(text)
+    if _in_traditional(text):
+        # The translation is kept in Simplified characters, which searches and checks read:
+        # a text in Traditional ones is named, not stored beside it nor converted (its text
+        # would no longer be the source's).
+        return ParseResult(
+            format=fmt, language=TRADITIONAL, warnings=[f"written in {TRADITIONAL}: not stored"]
+        )
     fdate = identity.file_date(path)
     try:
         result = _dispatch(fmt, text, path, fdate)
@@ -107,6 +118,12 @@ def read_bytes(data: bytes, path: str) -> ParseResult:
             return result
         raise _refuse(path, "no numbered rules found")
     return result
+
+
+def _in_traditional(text: str) -> bool:
+    """True for a Chinese text written in Traditional characters (its opening is enough)."""
+    head = text[:TRADITIONAL_SAMPLE]
+    return cjk_share(head) > CHINESE_SHARE and simplified_copy(head) is not None
 
 
 def lost_characters(text: str) -> int:
@@ -145,7 +162,7 @@ def _read_official(text: str, path: str, fdate: str | None) -> ParseResult:
     if version is None:
         raise _refuse(path, "no effective date in the text and none in the file name")
     alias = fdate if fdate and fdate != version else None
-    lang = "zh" if cjk_share(text[:30_000]) > 0.3 else "en"
+    lang = "zh" if cjk_share(text[:30_000]) > CHINESE_SHARE else "en"
     if version < _MODERN_START:
         doc: Document = legacy.parse_document(
             text, lang=lang, source=path, version=version, alias=alias
