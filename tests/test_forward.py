@@ -12,11 +12,12 @@ import pytest
 from flask.testing import FlaskClient
 
 from crkb.carry.draft import draft_text
-from crkb.carry.release import forward
+from crkb.carry.release import forward, mapping_between
 from crkb.checks.draft import NEW_MARK, REVIEW_MARK
 from crkb.checks.translation import check
 from crkb.cli import main
 from crkb.diff.compare import diff_documents
+from crkb.diff.match import cited
 from crkb.sources.reader import read_file
 from crkb.store.db import DB_NAME, Store
 from crkb.store.location import current_build
@@ -86,6 +87,28 @@ def test_renumbered_rules_carry_renumbered_citations(archive_build: Path, capsys
     # a trailing space is no change: 727.2i moved to 729.2i and is carried, not reviewed
     assert (rules["729.2i"]["status"], rules["729.2i"]["old_number"]) == ("renumbered", "727.2i")
     assert out["counts"]["removed"] == 9
+    # a rule under review cites the renumbered rules too: 613.2a's "see rule 727" (merging with
+    # a permanent) is rule 729 of 2025-07-25, where 727 is another rule
+    assert rules["613.2a"]["status"] == "review"
+    assert "参见规则729" in rules["613.2a"]["zh"] and "规则727" not in rules["613.2a"]["zh"]
+    # every rule whose translation cited what its English cited, and whose English citations
+    # moved only with the renumbering, cites in the draft what its new English cites
+    store = _store(archive_build)
+    old_zh = store.document("2024-04-12", "zh").rule_map()
+    moves = mapping_between(store, "2024-04-12", "2025-07-25")
+    checked = {"review": 0, "renumbered": 0}
+    for r in out["rules"]:
+        z = old_zh.get(r["old_number"] or "")
+        if None in (r["zh"], r["en_old"], r["en_new"]) or z is None:
+            continue
+        if cited(z.text) != cited(r["en_old"]):
+            continue
+        if [moves.get(c, c) for c in cited(r["en_old"])] != cited(r["en_new"]):
+            continue
+        assert cited(r["zh"]) == cited(r["en_new"]), r["number"]
+        if cited(z.text) != cited(r["zh"]) and r["status"] in checked:
+            checked[r["status"]] += 1
+    assert checked["review"] >= 3 and checked["renumbered"] >= 20, checked
 
 
 def test_diff_ignores_whitespace(archive_build: Path, capsys) -> None:

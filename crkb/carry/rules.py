@@ -236,6 +236,10 @@ def carry_rules(
     index = TermIndex(
         sorted(english_terms), qualifying_nouns((g.term, g.text) for g in en_new.glossary)
     )
+    # every rule the new release numbers otherwise: a citation in the translation names the
+    # rule by its old number whether or not its English text changed, or cites what its
+    # English did (a translator may have mended a wrong English citation)
+    moves = {o: n for o, n in mapping.items() if o != n}
     out: list[CarriedRule] = []
     for w in en_new.rule_map().values():
         o_num = back.get(w.number)
@@ -254,8 +258,8 @@ def carry_rules(
                     o.number,
                     "review",
                     w.kind,
-                    z.text,
-                    list(z.examples),
+                    renumber_citations(z.text, moves),
+                    [renumber_citations(x, moves) for x in z.examples],
                     o.text,
                     w.text,
                     list(w.examples),
@@ -266,16 +270,20 @@ def carry_rules(
                 )
             )
             continue
-        subs = citation_moves([o.text, *o.examples], [w.text, *w.examples])
-        status = "renumbered" if (o.number != w.number or subs) else "carried"
+        # what the English text's own citations became first: a wrong English citation that
+        # was mended goes where the English one went
+        subs = {**moves, **citation_moves([o.text, *o.examples], [w.text, *w.examples])}
+        zh_text = renumber_citations(z.text, subs)
+        zh_examples = [renumber_citations(x, subs) for x in z.examples]
+        moved = o.number != w.number or (zh_text, zh_examples) != (z.text, list(z.examples))
         out.append(
             CarriedRule(
                 w.number,
                 o.number,
-                status,
+                "renumbered" if moved else "carried",
                 w.kind,
-                renumber_citations(z.text, subs),
-                [renumber_citations(x, subs) for x in z.examples],
+                zh_text,
+                zh_examples,
                 o.text,
                 w.text,
                 list(w.examples),
