@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -94,13 +95,22 @@ def test_review_file_round_trip(tmp_path: Path) -> None:
         Finding("2", "numbers", "d", items=("b",)),
     ]
     reviews = ReviewFile(path)
-    reviews.mark(findings[0].id, "false_alarm", note="pronoun")
+    reviews.mark(findings[0].id, "false_alarm", "pronoun", "2024-04-12")
     reviews.save()
     again = ReviewFile(path)
-    assert again.status(findings[0].id) == "false_alarm"
-    assert again.filter_open(findings) == [findings[1]]
+    assert again.status(findings[0].id, "2024-04-12") == "false_alarm"
+    assert again.entry(findings[0].id, "2024-04-12")["note"] == "pronoun"
+    assert again.filter_open(findings, "2024-04-12") == [findings[1]]
+    # a verdict is on one release's translation: the same finding elsewhere is still open
+    assert again.status(findings[0].id, "2024-03-08") is None
+    assert again.filter_open(findings, "2024-03-08") == findings
     with pytest.raises(BadInput):
-        again.mark(findings[1].id, "maybe")
+        again.mark(findings[1].id, "maybe", "", "2024-04-12")
+    # a verdict written before verdicts named their release holds in every release
+    path.write_text(json.dumps({findings[1].id: {"status": "reviewed", "note": ""}}), "utf-8")
+    legacy = ReviewFile(path)
+    assert legacy.status(findings[1].id, "2021-09-24") == "reviewed"
+    assert legacy.unmark(findings[1].id, "2021-09-24") and legacy.entries == {}
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(BadInput):
         ReviewFile(path)
@@ -379,4 +389,4 @@ def test_the_chapter_filter_takes_the_published_form_and_refuses_what_is_no_numb
         assert client.get(api + plain).get_json()["findings"]
     for bad in ("abc", "10"):
         r = client.get(api + bad)
-        assert r.status_code == 404 and "not a chapter" in r.get_json()["error"]
+        assert r.status_code == 400 and "not a chapter" in r.get_json()["error"]

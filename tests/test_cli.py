@@ -327,6 +327,26 @@ def test_diff_history_search_check_commands(archive_build, capsys):
         == f"2024-04-12: {len(again['findings'])} open findings, {marked} marked of {c['total']}"
     )
     assert [ln.endswith("  [false_alarm]") for ln in lines if ln.startswith(first)] == [True]
+    # the kinds counted are those listed; the marked ones are counted apart
+    assert sum(again["counts"].values()) == len(again["findings"]) and again["marked"] == marked
+    # a verdict is on this release's translation: the same finding of another is still open,
+    # and a note is shown with its verdict
+    assert main(["check", "--version", "2024-03-08", "--json", *data]) == 0
+    older = json.loads(capsys.readouterr().out)
+    shared = next(f["id"] for f in older["findings"] if f["id"] in {g["id"] for g in every})
+    mark = ["check", "--version", "2024-04-10", "--mark", f"{shared}=reviewed"]
+    assert main([*mark, "--note", "翻译组已知", *data]) == 0
+    assert capsys.readouterr().out == f"{shared}: reviewed in 2024-04-12\n"
+    assert main(["check", "--version", "2024-03-08", "--json", *data]) == 0
+    assert shared in [f["id"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert main(["check", "--version", "2024-04-10", "--all", *data]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.endswith("  [reviewed: 翻译组已知]") for ln in lines if ln.startswith(shared)] == [
+        True
+    ]
+    assert main(["check", "--version", "2024-04-10", "--all", "--json", *data]) == 0
+    rows = json.loads(capsys.readouterr().out)["findings"]
+    assert [f.get("note") for f in rows if f["id"] == shared] == ["翻译组已知"]
 
 
 @pytest.mark.parametrize(
@@ -638,19 +658,58 @@ def test_marking_an_unknown_finding_is_refused(seeds_data, tmp_path, runner):
     """A typo in an id is named, not kept as a verdict on nothing (exit 2)."""
     data = _own_copy(seeds_data, tmp_path)
     code, out, _err = runner("check", "--json", data=data)
-    known = json.loads(out)["findings"][0]["id"]
+    known, vid = json.loads(out)["findings"][0]["id"], json.loads(out)["version"]
     for mark in ("abc=reviewed", f"{known}x=false_alarm", "=reviewed", "abc=open"):
         code, out, err = runner("check", "--mark", mark, data=data)
         fid = mark.partition("=")[0]
         assert code == 2 and not out, mark
         assert _one_line(err) == (
-            f"crkb check: --mark {mark!r}: no finding has the id {fid!r} in the current build"
-            " (`crkb check --all --json` lists them)"
+            f"crkb check: --mark {mark!r}: no finding has the id {fid!r} in {vid}"
+            " (`crkb check --all --json` lists them; --version names another release)"
         )
     assert not (data / "reviews.json").exists()
     for status in ("reviewed", "open"):  # a finding of the build is marked, and unmarked
         ran = runner("check", "--mark", f"{known}={status}", data=data)
-        assert ran == (0, f"{known}: {status}\n", "")
+        assert ran == (0, f"{known}: {status} in {vid}\n", "")
+    code, out, err = runner("check", "--note", "looked at", data=data)  # a note needs a verdict
+    assert (code, out) == (2, "") and _one_line(err) == (
+        "crkb check: --note: give it with --mark ID=STATUS (the verdict it explains)"
+    )
+
+
+def test_marked_findings_are_counted_apart_and_listed_with_their_notes_on_the_web(
+    seeds_data, tmp_path, runner
+):
+    """The findings page lists the open findings, its kind counts adding up to what it lists;
+    it says how many are marked and lists them too on request, each with its verdict and note,
+    as /api/translation?all=1 does."""
+    from bs4 import BeautifulSoup
+
+    from crkb.web import create_app
+
+    data = _own_copy(seeds_data, tmp_path)
+    code, out, _err = runner("check", "--json", data=data)
+    report = json.loads(out)
+    first, vid = report["findings"][0], report["version"]
+    ran = runner("check", "--mark", f"{first['id']}=false_alarm", "--note", "同义", data=data)
+    assert ran[0] == 0
+    client = create_app({"DATA": str(data), "PAGE_CACHE": False}).test_client()
+    page = BeautifulSoup(client.get(f"/translation/{vid}").data, "html.parser")
+    listed = page.select(".finding")
+    assert len(listed) == len(report["findings"]) - 1
+    chips = [a.get_text() for a in page.select(".summary a")]
+    assert chips[0] == f"all {len(listed)}"
+    assert sum(int(c.rsplit(" ", 1)[1]) for c in chips[1:]) == len(listed)
+    said = page.select_one(".marked")
+    assert said.get_text().startswith("1 more marked reviewed or false alarm")
+    every = BeautifulSoup(client.get(said.select_one("a")["href"]).data, "html.parser")
+    assert len(every.select(".finding")) == len(report["findings"])
+    assert [v.get_text() for v in every.select(".verdict")] == ["Marked false alarm: 同义"]
+    api = client.get(f"/api/translation?version={vid}&all=1").get_json()
+    assert api["marked"] == 1 and [(f["status"], f.get("note")) for f in api["findings"]][
+        [f["id"] for f in api["findings"]].index(first["id"])
+    ] == ("false_alarm", "同义")
+    assert client.get(f"/api/translation?version={vid}&all=maybe").status_code == 400
 
 
 def test_marking_in_a_read_only_data_dir_is_one_line(seeds_data, tmp_path, runner, monkeypatch):

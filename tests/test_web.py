@@ -1012,8 +1012,8 @@ def test_translation_page_filters_by_chapter(client):
     assert seven and seven == in_seven
     page = soup(client.get("/translation/2024-04-12?chapter=7"))
     assert len(page.select(".finding")) == len(seven)
-    assert client.get("/translation/2024-04-12?chapter=x%3Cb%3E").status_code == 404
-    assert client.get("/api/translation?version=2024-04-12&chapter=junk").status_code == 404
+    assert client.get("/translation/2024-04-12?chapter=x%3Cb%3E").status_code == 400
+    assert client.get("/api/translation?version=2024-04-12&chapter=junk").status_code == 400
 
 
 def test_findings_carry_the_texts_as_they_are_and_marked(client, store):

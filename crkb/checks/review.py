@@ -1,6 +1,9 @@
 """Reviewers' verdicts on findings, in a small JSON file outside the store so rebuilds keep them.
 
-The file maps a finding id to `{"status": "reviewed" | "false_alarm", "note": …, "at": …}`.
+The file maps `<release>/<finding id>` to `{"status": "reviewed" | "false_alarm", "note": …,
+"at": …}`. A finding keeps its id in every release that has it, but a verdict is on one
+release's translation: an issue reviewed in 2024-04-12 may still be open in the next one. A key
+that is a bare id (written before verdicts named their release) holds in every release.
 """
 
 from __future__ import annotations
@@ -63,8 +66,8 @@ class ReviewFile:
                 Path(tmp).unlink(missing_ok=True)
             raise BadInput(f"{self.path}: cannot save the verdict: {e.strerror or e}") from None
 
-    def mark(self, finding_id: str, status: str, note: str = "") -> dict[str, str]:
-        """Record a verdict (in memory; call `save` to keep it)."""
+    def mark(self, finding_id: str, status: str, note: str, version: str) -> dict[str, str]:
+        """Record a verdict on a finding of release `version` (in memory; `save` keeps it)."""
         if status not in STATUSES:
             raise BadInput(f"review status {status!r}: expected one of {', '.join(STATUSES)}")
         entry = {
@@ -72,18 +75,30 @@ class ReviewFile:
             "note": note,
             "at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
-        self.entries[finding_id] = entry
+        self.entries[key(version, finding_id)] = entry
         return entry
 
-    def unmark(self, finding_id: str) -> None:
-        """Forget a verdict."""
-        self.entries.pop(finding_id, None)
+    def unmark(self, finding_id: str, version: str) -> bool:
+        """Forget the verdict on a finding of `version` (and an older one that held in every
+        release); False when there was none."""
+        mine = self.entries.pop(key(version, finding_id), None)
+        every = self.entries.pop(finding_id, None)
+        return mine is not None or every is not None
 
-    def status(self, finding_id: str) -> str | None:
-        """The verdict on a finding, or None when nobody has looked at it."""
-        entry = self.entries.get(finding_id)
+    def entry(self, finding_id: str, version: str) -> dict[str, str] | None:
+        """The verdict on a finding of `version`, or None when nobody has looked at it."""
+        return self.entries.get(key(version, finding_id)) or self.entries.get(finding_id)
+
+    def status(self, finding_id: str, version: str) -> str | None:
+        """The verdict's status ("reviewed", "false_alarm"), or None."""
+        entry = self.entry(finding_id, version)
         return entry["status"] if entry else None
 
-    def filter_open(self, findings: Iterable[Finding]) -> list[Finding]:
-        """The findings nobody has reviewed or dismissed yet."""
-        return [f for f in findings if f.id not in self.entries]
+    def filter_open(self, findings: Iterable[Finding], version: str) -> list[Finding]:
+        """The findings of `version` nobody has reviewed or dismissed yet."""
+        return [f for f in findings if self.entry(f.id, version) is None]
+
+
+def key(version: str, finding_id: str) -> str:
+    """The review file's key of a verdict on a finding of one release."""
+    return f"{version}/{finding_id}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
-from crkb.checks.findings import Finding, finding_id
+from crkb.checks.findings import Finding
 from crkb.checks.review import ReviewFile
 from crkb.errors import BadInput, NotFound, StoreError
 from crkb.numbers import within
@@ -39,15 +39,11 @@ def findings(
     return vid, found
 
 
-def finding_ids(store: Store) -> set[str]:
-    """The id of every finding of every release the build checked (a finding has one id in every
-    release that has it): what `crkb check --mark` may mark."""
-    ids: set[str] = set()
-    for vid in store.version_ids("zh"):
-        stored = store.step_result(f"findings:{vid}")
-        if isinstance(stored, list):
-            ids.update(finding_id(r["kind"], r["rule"], r["items"]) for r in stored)
-    return ids
+def finding_ids(store: Store, version: str | None) -> tuple[str, set[str]]:
+    """(version id, the id of every finding of that release): what `crkb check --mark` may
+    mark in it."""
+    vid, found = findings(store, version, keep=False)
+    return vid, {f.id for f in found}
 
 
 def report(
@@ -67,21 +63,30 @@ def report(
     vid, found = findings(store, version)
     reviews = ReviewFile(reviews_path(data))
     rows = []
+    counts: dict[str, int] = {}  # of the findings listed, whatever their kind and chapter
+    marked = 0
     for f in found:
-        status = reviews.status(f.id)
-        if status and not include_reviewed:
+        entry = reviews.entry(f.id, vid)
+        marked += entry is not None
+        if entry is not None and not include_reviewed:
             continue
+        counts[f.kind] = counts.get(f.kind, 0) + 1
         if kind and f.kind != kind:
             continue
         if chapter and not within(f.rule, chapter):
             continue
         row = f.to_json()
-        row["status"] = status or "open"
+        row["status"] = entry["status"] if entry else "open"
+        if entry and entry.get("note"):
+            row["note"] = entry["note"]
         rows.append(row)
-    counts: dict[str, int] = {}
-    for f in found:
-        counts[f.kind] = counts.get(f.kind, 0) + 1
-    return {"version": vid, "total": len(found), "counts": counts, "findings": rows}
+    return {
+        "version": vid,
+        "total": len(found),
+        "marked": marked,
+        "counts": counts,
+        "findings": rows,
+    }
 
 
 def open_counts(store: Store, reviews: ReviewFile, version: str) -> dict[str, int]:
@@ -89,11 +94,11 @@ def open_counts(store: Store, reviews: ReviewFile, version: str) -> dict[str, in
     findings' texts are not kept for it: a worker serving rule pages of every translated release
     held ~6 MB of them for counts it keeps anyway (crkb/web/state.py)."""
     try:
-        _vid, found = findings(store, version, keep=False)
+        vid, found = findings(store, version, keep=False)
     except NotFound:
         return {}
     counts: dict[str, int] = {}
     for f in found:
-        if not reviews.status(f.id):
+        if not reviews.status(f.id, vid):
             counts[f.rule] = counts.get(f.rule, 0) + 1
     return counts

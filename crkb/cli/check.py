@@ -18,6 +18,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     data = data_dir(args)
     if args.mark:
         return _mark(args)
+    if args.note is not None:
+        raise BadInput("--note: give it with --mark ID=STATUS (the verdict it explains)")
     result = shapes.translation(
         open_store(args),
         data,
@@ -39,30 +41,31 @@ def cmd_check(args: argparse.Namespace) -> int:
         marked = f", {len(shown) - still} marked" if len(shown) > still else ""
         print(f"{result['version']}: {still} open findings{marked} of {result['total']}")
         for f in shown:
-            verdict = "" if f["status"] == "open" else f"  [{f['status']}]"
+            note = f": {f['note']}" if f.get("note") else ""
+            verdict = "" if f["status"] == "open" else f"  [{f['status']}{note}]"
             print(f"{f['id']}  {f['rule']:>8}  {f['kind']:<20} {f['detail']}{verdict}")
     return 0
 
 
 def _mark(args: argparse.Namespace) -> int:
-    """Record a verdict on a finding of the current build; an id no release of it has (a typo, a
-    stale copy) is refused, though one already marked may be set back to open."""
+    """Record a verdict on a finding of one release (`--version`, default the newest
+    translation); an id that release has no finding with (a typo, a stale copy) is refused,
+    though one already marked may be set back to open."""
     fid, _, status = args.mark.partition("=")
     if status not in ("reviewed", "false_alarm", "open"):
         raise BadInput(f"--mark {args.mark!r}: expected ID=reviewed, ID=false_alarm or ID=open")
     reviews = ReviewFile(reviews_path(data_dir(args)))
-    undo = status == "open" and fid in reviews.entries
-    if not undo and fid not in finding_ids(open_store(args)):
+    vid, ids = finding_ids(open_store(args), args.version)
+    undone = status == "open" and reviews.unmark(fid, vid)
+    if not undone and fid not in ids:
         raise BadInput(
-            f"--mark {args.mark!r}: no finding has the id {fid!r} in the current build"
-            " (`crkb check --all --json` lists them)"
+            f"--mark {args.mark!r}: no finding has the id {fid!r} in {vid}"
+            " (`crkb check --all --json` lists them; --version names another release)"
         )
-    if status == "open":
-        reviews.unmark(fid)
-    else:
-        reviews.mark(fid, status, args.note or "")
+    if status != "open":
+        reviews.mark(fid, status, args.note or "", vid)
     reviews.save()
-    print(f"{fid}: {status}")
+    print(f"{fid}: {status} in {vid}")
     return 0
 
 
@@ -79,7 +82,7 @@ def register(sub: Any) -> None:
     c.add_argument(
         "--mark",
         metavar="ID=STATUS",
-        help="mark a finding of the current build (its id) reviewed, false_alarm or open",
+        help="mark a finding (its id) of the release --version names reviewed, false_alarm or open",
     )
     c.add_argument("--note", help="a note to keep with --mark")
     fmt = c.add_mutually_exclusive_group()

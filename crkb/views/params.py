@@ -60,8 +60,29 @@ def chapter(raw: str | None) -> str | None:
         return None
     number = _scope(raw)
     if number is None:
-        raise NotFound(f"chapter {raw[:40]!r} is not a chapter, section or rule number (7, 702)")
+        raise BadInput(f"chapter {raw[:40]!r} is not a chapter, section or rule number (7, 702)")
     return number
+
+
+FLAG_VALUES = {
+    "": False,
+    "0": False,
+    "false": False,
+    "no": False,
+    "1": True,
+    "true": True,
+    "yes": True,
+}
+
+
+def flag(name: str, raw: str | None) -> bool:
+    """A yes/no URL argument (`all=1`); anything else is refused rather than read as no."""
+    if raw is None:
+        return False
+    value = FLAG_VALUES.get(raw.lower())
+    if value is None:
+        raise BadInput(f"{name} must be 1 or 0, not {raw[:20]!r}")
+    return value
 
 
 def chapter_option(raw: str, name: str = "--chapter") -> str:

@@ -84,8 +84,13 @@ def translation() -> Response:
         asked = params.url_version(store, asked)
     kind = request.args.get("kind") or None
     chapter = params.chapter(request.args.get("chapter"))
+    every = params.flag("all", request.args.get("all"))
     g.no_cache = True  # reviewers mark findings between builds
-    return jsonify(shapes.translation(store, served().data, asked, kind=kind, chapter=chapter))
+    return jsonify(
+        shapes.translation(
+            store, served().data, asked, kind=kind, chapter=chapter, include_reviewed=every
+        )
+    )
 
 
 @bp.post("/identify")

@@ -160,12 +160,21 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "en_marked": _S,
             "zh_marked": _S,
             "id": _S,
+            # open, reviewed or false_alarm (the last two listed only with all=1), and the
+            # reviewer's note on the verdict
             "status": _S,
+            "note": _S,
         },
         required=["rule", "kind", "detail", "en", "zh", "id"],
     ),
     "Translation": _obj(
-        {"version": _S, "total": _I, "counts": _COUNTS, "findings": _arr(_ref("Finding"))}
+        {
+            "version": _S,
+            "total": _I,  # every finding of the release, marked ones included
+            "marked": _I,  # those marked reviewed or false alarm
+            "counts": _COUNTS,  # of the findings listed (open ones, or all with all=1), by kind
+            "findings": _arr(_ref("Finding")),
+        }
     ),
     "Forward": _obj(
         {
@@ -397,6 +406,11 @@ def document() -> dict[str, Any]:
                         _param(
                             "chapter",
                             description="only rules within this chapter, section or rule (7, 702)",
+                        ),
+                        _param(
+                            "all",
+                            description="1: list the findings marked reviewed or false alarm too",
+                            schema={"type": "string", "enum": ["", "0", "1"]},
                         ),
                     ],
                     "responses": _ok("Translation", "the open findings"),

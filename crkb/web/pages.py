@@ -553,8 +553,11 @@ def translation(version: str) -> ResponseReturnValue:
     vid = resolve(store, version, "zh")
     kind = request.args.get("kind") or None
     chapter = params.chapter(request.args.get("chapter"))
+    every = params.flag("all", request.args.get("all"))
     g.no_cache = True  # reviewers mark findings between builds
-    result = shapes.translation(store, served().data, vid, kind=kind, chapter=chapter)
+    result = shapes.translation(
+        store, served().data, vid, kind=kind, chapter=chapter, include_reviewed=every
+    )
     ids, newest_en = store.version_ids(), store.version_ids("en")[-1]
     newer = ids.index(newest_en) > ids.index(result["version"])
     return render_template(
@@ -565,6 +568,7 @@ def translation(version: str) -> ResponseReturnValue:
         kinds=result["counts"],
         kind=kind,
         chapter=chapter,
+        every=every or None,
         mark=highlight,
         **_common(store, vid),
     )
