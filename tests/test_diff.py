@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from crkb.diff.compare import Change, diff_documents, diff_rules, diff_summary
 from crkb.diff.history import build_lineage
@@ -427,3 +428,51 @@ def test_history_of_903_reaches_back_to_edh(client):
     old = client.get("/api/rules/104/history").get_json()["history"]
     row = {"version": "2011-04-01", "number": "104", "text": "Winning and Losing"}
     assert {**row, "text_changed": False} in old
+
+
+@pytest.mark.archive
+def test_the_history_of_an_old_number_is_the_rule_it_last_numbered(client, runner, archive_build):
+    """721.1a of 2025-06-06 is 722.1a of 2025-07-25: its history page, API and CLI follow the
+    rule the last release to number it so had, and say which release that is; asked of a
+    release that lacks it, they say where it went."""
+    page = client.get("/rules/721.1a/history")
+    assert page.status_code == 302
+    assert page.headers["Location"].endswith("/rules/721.1a/history?version=2025-06-06")
+    assert (
+        client.get("/v/2025-06-06/rules/721.1a/history").headers["Location"]
+        == (page.headers["Location"])
+    )
+    shown = client.get(page.headers["Location"]).get_data(as_text=True)
+    assert "The rule as numbered in 2025-06-06" in shown and "2025-07-25 · 722.1a" in shown
+    api = client.get("/api/rules/721.1a/history").get_json()
+    assert api["version"] == "2025-06-06" and api["history"][-1]["number"] == "722.1a"
+    pinned = client.get("/api/rules/721.1a/history?version=2025-07-25")
+    assert pinned.status_code == 404
+    assert "last numbered so in 2025-06-06: the rule is 722.1a here" in pinned.get_json()["error"]
+    out = runner("history", "721.1a", data=archive_build).out.splitlines()
+    assert out[0] == "(721.1a is not in 2025-07-25: the rule numbered so in 2025-06-06)"
+    assert out[-1] == "2025-07-25  722.1a"
+
+
+@pytest.mark.archive
+def test_a_history_page_says_what_each_change_was_and_marks_the_words_put_in(client):
+    """Each run of a rule's history says whether it was renumbered, reworded or both, and the
+    words a rewording put in are marked, as on the diff pages."""
+    api = client.get("/api/rules/702.2c/history").get_json()["history"]
+    page = BeautifulSoup(client.get("/rules/702.2c/history").data, "html.parser")
+    runs = page.select("ol.history li")
+    changes = [li.select_one(".change").get_text() for li in runs[:-1]]
+    assert runs[-1].select_one(".change") is None  # the first run changed nothing
+    assert set(changes) <= {"renumbered", "text changed", "renumbered, text changed"}
+    numbers = [li.select_one(".meta a").get_text().split(" · ")[1] for li in runs]
+    for i, said in enumerate(changes):
+        assert ("renumbered" in said) == (numbers[i] != numbers[i + 1])
+        texts = [li.select_one(".text").get_text() for li in (runs[i], runs[i + 1])]
+        assert ("text changed" in said) == (texts[0] != texts[1])
+        if runs[i].select(".text ins"):  # words put in are marked where the text changed
+            assert texts[0] != texts[1]
+    assert runs[0].select_one(".text").get_text() == api[-1]["text"]  # the text as it is
+    assert "renumbered, text changed" in changes and "text changed" in changes
+    assert "for the purposes of determining if a proposed combat damage assignment is valid" in [
+        ins.get_text().strip() for li in runs for ins in li.select(".text ins")
+    ]

@@ -32,13 +32,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     store = open_store(args)
-    result = shapes.history(store, params.rule_number(args.rule), args.version, lang=args.lang)
+    number = params.rule_number(args.rule)
+    pinned = args.version not in (None, "latest")
+    result = shapes.history(store, number, args.version, lang=args.lang, pinned=pinned)
     if args.json:
         emit(result)
         return 0
-    for row in result["history"]:
+    asked = store.resolve_version(args.version, args.lang)
+    if result["version"] != asked:  # an old number, followed from the last release to have it
+        print(f"({number} is not in {asked}: the rule numbered so in {result['version']})")
+    for i, row in enumerate(result["history"]):
         marker = "  (text changed)" if row["text_changed"] else ""
         print(f"{row['version']}  {row['number']}{marker}")
+        if (i == 0 or row["text_changed"]) and row["text"] is not None:
+            print(f"    {row['text']}")  # each wording once, where it begins
     return 0
 
 

@@ -216,11 +216,29 @@ def diff(store: Store, old: str, new: str, lang: str = "en") -> Json:
     return lookup.diff(store, old, new, lang=lang)
 
 
-def history(store: Store, number: str, version: str | None, lang: str = "en") -> Json:
-    """`{number, version, lang, history: [{version, number, text}]}` following renumbering."""
+def history(
+    store: Store, number: str, version: str | None, lang: str = "en", *, pinned: bool = True
+) -> Json:
+    """`{number, version, lang, history: [{version, number, text}]}` following renumbering.
+
+    A number the release lacks: unless the release was asked for (`pinned`), the history of
+    the rule the last release to number it so numbered so (a judge holds an old printout, and
+    its `version` says which release that is); else NotFound saying where the rule went."""
     from crkb.diff import lookup
 
-    return lookup.history(store, number, version, lang=lang)
+    try:
+        return lookup.history(store, number, version, lang=lang)
+    except NotFound as e:
+        if e.versions:  # no such release
+            raise
+        vid = store.resolve_version(version, lang)
+        try:
+            w = lookup.whereabouts(store, number, vid, lang)
+        except NotFound:
+            w = None
+        if not pinned and w and w.get("last_version"):
+            return lookup.history(store, number, w["last_version"], lang=lang)
+        raise NotFound(f"{e}{went(store, number, vid, lang)}") from None
 
 
 def translation(

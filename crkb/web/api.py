@@ -72,8 +72,9 @@ def history(number: str) -> Response:
     _bid, store = served().current()
     n = params.url_rule_number(number)
     lang = _lang_arg(allowed=params.TEXT_LANGS)
-    vid = resolve_lang(store, request.args.get("version"), lang)
-    return jsonify(shapes.history(store, n, vid, lang))
+    asked = request.args.get("version")
+    vid = resolve_lang(store, asked, lang)
+    return jsonify(shapes.history(store, n, vid, lang, pinned=asked not in (None, "", "latest")))
 
 
 @bp.get("/translation")

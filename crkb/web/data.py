@@ -190,6 +190,7 @@ class Run:
     number: str
     text: str | None
     versions: list[str]  # newest first
+    change: str = ""  # from the run before it: "renumbered", "text changed" or both ("": first)
 
 
 def history_runs(rows: list[dict[str, Any]]) -> list[Run]:
@@ -205,4 +206,9 @@ def history_runs(rows: list[dict[str, Any]]) -> list[Run]:
         else:
             runs.append(Run(number, text, [version]))
         newer = row
+    for run, older in zip(runs, runs[1:], strict=False):
+        said = ["renumbered"] if run.number != older.number else []
+        if run.text != older.text:
+            said.append("text changed")
+        run.change = ", ".join(said) or "unchanged"  # a copy's lost characters only
     return runs

@@ -356,6 +356,11 @@ def document() -> dict[str, Any]:
             "/api/rules/{number}/history": {
                 "get": {
                     "summary": "the rule through every release, following renumbering",
+                    "description": (
+                        "The rule as numbered in `version`. With no version, a number the newest"
+                        " release lacks is the rule the last release to number it so had; the"
+                        " answer's `version` names that release."
+                    ),
                     "parameters": [NUMBER, VERSION, TEXT_LANG],
                     "responses": _ok("History", "the history"),
                 }

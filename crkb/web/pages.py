@@ -464,6 +464,12 @@ def rule_hrefs() -> Callable[..., str]:
     return href
 
 
+@bp.get("/v/<version>/rules/<number>/history")
+def versioned_history(version: str, number: str) -> ResponseReturnValue:
+    """A rule's history as numbered in a release, at the address its rule page has."""
+    return redirect(url_for("pages.history", number=number, version=version, **request.args))
+
+
 @bp.get("/rules/<number>/history")
 def history(number: str) -> ResponseReturnValue:
     _bid, store = served().current()
@@ -479,14 +485,34 @@ def history(number: str) -> ResponseReturnValue:
         if v is not None and there is not None and store.rule(v, "zh", there) is not None:
             result = shapes.history(store, there, v, "zh")
     if result is None:
-        result = shapes.history(store, n, vid)
+        result = shapes.history(store, n, vid, pinned=version is not None)
+        if result["version"] != vid:  # an old number: the rule the last release to have it had
+            return redirect(url_for("pages.history", number=n, version=result["version"]))
+    runs = data.history_runs(result["history"])
     return render_template(
         "history.html",
         number=n,
         result=result,
-        runs=data.history_runs(result["history"]),
+        runs=runs,
+        put_in=_put_in(runs, result["lang"]),
         **_common(store, vid),
     )
+
+
+def _put_in(runs: list[data.Run], lang: str) -> list[Markup | None]:
+    """Each run's text with the words its change put in marked (`ins`), None where its text
+    is the run's before it (or the first)."""
+    from crkb.diff import textdiff
+    from crkb.markup import merged_html
+
+    out: list[Markup | None] = []
+    for run, older in zip(runs, [*runs[1:], None], strict=True):
+        if older is None or run.text is None or older.text is None or run.text == older.text:
+            out.append(None)
+            continue
+        _gone, added = textdiff.highlight(older.text, run.text, lang)
+        out.append(Markup(merged_html(run.text, added)))
+    return out
 
 
 @bp.get("/diff/<old>/<new>")
