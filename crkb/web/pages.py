@@ -467,8 +467,8 @@ def rule_hrefs() -> Callable[..., str]:
 @bp.get("/v/<version>/rules/<number>/history")
 def versioned_history(version: str, number: str) -> ResponseReturnValue:
     """A rule's history as numbered in a release, at the address its rule page has."""
-    query = {k: v for k, v in request.args.items() if k not in ("number", "version")}
-    return redirect(url_for("pages.history", number=number, version=version, **query))
+    query: dict[str, Any] = {k: v for k, v in request.args.items() if k != "number"}
+    return redirect(url_for("pages.history", **{**query, "number": number, "version": version}))
 
 
 @bp.get("/rules/<number>/history")
