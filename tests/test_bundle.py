@@ -104,6 +104,23 @@ def test_the_default_build_reads_the_bundle_and_shows_its_progress(project, caps
     assert v["2023-11-17"]["sources"] == [f"{shown}:{OLD}"]
 
 
+def test_strict_checks_the_files_given_not_the_bundles_known_ones(project, tmp_path, capsys):
+    """The bundle's own flagged copy (a truncated release, stored as such) fails no --strict
+    build; a bad file in a layer the user gives does, and the previous build keeps serving."""
+    assert main(["build", "--strict", "--data", str(project["data"])]) == 0
+    assert f"flagged: {project['project'] / 'archive.tar.xz'}:{NEW}: truncated" in (
+        capsys.readouterr().err
+    )
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / "notes.txt").write_text("Shopping list\n\nMilk\n" * 20, encoding="utf-8")
+    code = main(["build", "--strict", "--corpus", str(given), "--data", str(project["data"])])
+    err = capsys.readouterr().err
+    assert code == 2 and "--strict: 1 file(s) not used as they are" in err
+    assert str(given / "notes.txt") in err.strip().splitlines()[-1]
+    assert set(_versions(project["data"], capsys)) == {"2023-11-17", "2024-04-12"}
+
+
 def test_a_fixed_copy_in_a_layer_replaces_the_bundled_file(project, tmp_path, capsys):
     fix = tmp_path / "fix"
     (fix / "en" / "txt").mkdir(parents=True)

@@ -320,11 +320,16 @@ def build(
     data: Path,
     *,
     strict: bool = False,
+    vetted: int = 0,
     progress: Progress = _stderr_progress,
     finish: Finish | None = None,
 ) -> BuildReport:
     """Run a whole build and publish it atomically, as its very last step: a failure or an
-    interrupt before it leaves the current build serving. Raises CrkbError on failure."""
+    interrupt before it leaves the current build serving. Raises CrkbError on failure.
+
+    `strict` fails the build on a file not used as it is, except in the first `vetted` layers
+    (the bundled archive: its second copies and rulings summary are known, and skipped in every
+    build), so that it checks what the user gives."""
     t0 = time.perf_counter()
     steps: dict[str, float] = {}
     where = ":".join(map(str, corpus_dirs))
@@ -333,7 +338,7 @@ def build(
         steps["bundle"] = found.bundle_seconds
     tmp = location.new_build_dir(data)  # before the parse: an unwritable data dir fails at once
     try:
-        asm = _gather(found, len(corpus_dirs), where, strict, progress, steps)
+        asm = _gather(found, len(corpus_dirs), where, (strict, vetted), progress, steps)
         t = time.perf_counter()
         progress(f"step 1/{len(STEP_NAMES)}: store …")
         write_store(asm, tmp / db.DB_NAME)
@@ -366,12 +371,13 @@ def _gather(
     found: corpus.Discovery,
     layers: int,
     where: str,
-    strict: bool,
+    strict: tuple[bool, int],
     progress: Progress,
     steps: dict[str, float],
 ) -> Assembly:
     """The corpus's files parsed and assembled into versions (their bytes let go once parsed);
-    BadInput when there is nothing to build from, or (`strict`) a file is not used as it is."""
+    BadInput when there is nothing to build from, or (`strict`: (strict, vetted layers)) a
+    file outside the vetted layers is not used as it is."""
     terms: list[corpus.Item] = []
     items: list[corpus.Item] = []
     for it in found.items:
@@ -392,9 +398,10 @@ def _gather(
     asm.terms_files = [it.name for it in terms]
     asm.terms_texts = [decode(it.read()).text for it in terms]
     asm.replaced = found.replaced + asm.replaced
-    if strict and (asm.skipped or asm.flagged):
-        bad = asm.skipped + asm.flagged
-        raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
+    if strict[0]:
+        bad = [b for b in asm.skipped + asm.flagged if layer_of.get(b[0], layers) >= strict[1]]
+        if bad:
+            raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
     if not asm.docs:
         raise NothingUsable(where, asm.skipped, asm.reported)
     return asm
