@@ -152,6 +152,36 @@ def test_a_translation_in_traditional_characters_is_named_not_stored(tmp_path, e
     assert shown["text"] in text  # the Simplified rule, as its source writes it
 
 
+@pytest.mark.archive
+def test_a_translations_rule_says_where_the_newest_english_numbers_it_otherwise(
+    archive_build, client
+):
+    """722.1 of the 2024-04-12 translation (the monarch) is 724.1 of English 2025-07-25, whose
+    722.1 is 720.1 in the translation: `show --lang zh` says so under the rule, its JSON and
+    the API carry it; a number both number alike carries nothing."""
+    out = run("show", "722.1", "--lang", "zh", data=archive_build)
+    assert out.returncode == 0 and out.stdout.startswith("[2024-04-12 zh] 722.1 ")
+    assert (
+        "(this rule is 724.1 in the newest English release, 2025-07-25; its rule 722.1 is 720.1"
+        " in this translation; `--lang both` pairs them)"
+    ) in out.stdout.splitlines()
+    shown = json.loads(run("show", "722.1", "--lang", "zh", "--json", data=archive_build).stdout)
+    api = client.get("/api/rules/722.1?lang=zh").get_json()
+    assert (
+        shown["newer_english"]
+        == api["newer_english"]
+        == {
+            "version": "2025-07-25",
+            "number": "724.1",
+            "its_rule_here": "720.1",
+            "has_number": True,
+        }
+    )
+    assert "newer_english" not in client.get("/api/rules/702.2?lang=zh").get_json()
+    pinned = client.get("/api/rules/722.1?lang=zh&version=2024-04-12").get_json()
+    assert "newer_english" not in pinned  # the release asked for, numbered as it is
+
+
 def test_a_build_of_nothing_usable_names_each_file_and_keeps_the_previous_build(tmp_path):
     """Every file of a corpus of junk is named with its reason, as a build that succeeds names
     the files it skips; the build fails in one last line, and the previous build keeps serving."""

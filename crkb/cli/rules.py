@@ -123,11 +123,28 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         for d in found.values():
             _print_rule(d)
+        for d in found.values():
+            if d.get("newer_english"):
+                print(_renumbered_since(d))
         if args.lang == "both":  # the side left out is said, as the rule page says it
             for lang in ("en", "zh"):
                 if lang not in found:
                     print(_not_beside(store, number, lang, next(iter(found.values()))["version"]))
     return 0
+
+
+def _renumbered_since(d: shapes.Json) -> str:
+    """The note under a translation's rule that the newest English release numbers otherwise."""
+    newer = d["newer_english"]
+    now = f"is {newer['number']}" if newer["number"] else "is no longer a rule"
+    if not newer["has_number"]:
+        there = f"it has no rule {d['number']}"
+    elif newer["its_rule_here"]:
+        there = f"its rule {d['number']} is {newer['its_rule_here']} in this translation"
+    else:
+        there = f"its rule {d['number']} is not in this translation"
+    pairs = "; `--lang both` pairs them" if newer["has_number"] else ""
+    return f"(this rule {now} in the newest English release, {newer['version']}; {there}{pairs})"
 
 
 def _not_beside(store: Store, number: str, lang: str, shown: str) -> str:

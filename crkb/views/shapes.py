@@ -165,7 +165,31 @@ def rules(
     if not out:
         where = went(store, number, read["en"], "en") if "en" in read else ""
         raise NotFound(f"rule {number} not found in version {asked or 'latest'}{where}")
+    if wanted == ["zh"] and asked in (None, "latest"):
+        newer = _newer_english(store, number, out["zh"]["version"])
+        if newer:
+            out["zh"]["newer_english"] = newer
     return out
+
+
+def _newer_english(store: Store, number: str, translated: str) -> Json | None:
+    """Where the newest English release, newer than the translation `translated`, numbers
+    things otherwise: `{version, number: this rule's number there (None: removed), its_rule_here:
+    the translation's number of that release's rule `number` (None: that release has no such
+    rule, or it is not translated)}`. A judge cites today's numbers: 722.1 of a 2024
+    translation is not 722.1 of 2025."""
+    from crkb.diff.lookup import number_in, translated_number
+
+    ids = store.version_ids("en")
+    if not ids or ids[-1] <= translated:  # no English (a build of a translation alone)
+        return None
+    english = ids[-1]
+    now = number_in(store, number, translated, english)
+    here = translated_number(store, number, english)
+    if now == number and here == number:
+        return None
+    has = store.rule(english, "en", number) is not None
+    return {"version": english, "number": now, "its_rule_here": here, "has_number": has}
 
 
 def _beside_release(store: Store, lang: str, read: dict[str, str]) -> str | None:

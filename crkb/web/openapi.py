@@ -68,6 +68,12 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 _obj({"to": _S, "raw": _S, "title": _NS, "dangling": _B, "stale": _B})
             ),
             "cited_by": _arr(_S),
+            # lang=zh, no version: the newest English release, newer than the translation,
+            # numbers this rule (`number`) or its own rule of this number (`its_rule_here`, in
+            # the translation) otherwise
+            "newer_english": _obj(
+                {"version": _S, "number": _NS, "its_rule_here": _NS, "has_number": _B}
+            ),
         }
     ),
     "RuleBoth": {
