@@ -6,7 +6,7 @@ import pytest
 
 from crkb.search.engine import Searcher
 from crkb.search.index import build_index
-from crkb.search.mixed import english_terms_zh
+from crkb.search.mixed import chinese_terms_en, english_terms_zh
 from tests.documents import document, numbers, toy_searcher
 
 TERMS = {
@@ -73,3 +73,20 @@ def test_a_title_the_term_dictionary_lacks_is_read_by_the_same_rules_chinese_tit
     # the dictionary has no crank: the English and Chinese texts title rule 101 alike
     for query in ("crank variant是什么", "Crank怎么玩"):  # with or without "variant"
         assert numbers(s.search(query, lang="zh"))[0].startswith("101"), query
+
+
+def test_a_chinese_term_asked_of_the_english_rules_is_read_as_its_english_name(
+    s: Searcher,
+) -> None:
+    """The English rules chosen, a term typed in Chinese (or Traditional characters): the rules
+    its English name finds, not nothing; Chinese words that name no term are left out."""
+    to_en = {"小器具": "widget", "飞行": "flying"}
+    assert chinese_terms_en("小器具 night", to_en, list) == "widget night"
+    assert chinese_terms_en("飞行和小器具", to_en, lambda run: ["飞行", "和", "小器具"]) == (
+        "flying widget"
+    )
+    assert chinese_terms_en("什么", to_en, list) == ""
+    english = numbers(s.search("widget", lang="en"))
+    assert english and numbers(s.search("小器具", lang="en")) == english
+    got = s.search("小器具 night", lang="en")
+    assert numbers(got)[0] == "100.1" and got["query"] == "小器具 night"

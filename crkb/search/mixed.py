@@ -6,6 +6,9 @@ in both languages, and the titles of a release's two texts name the rest (a keyw
 dictionary lacks, a variant: improvise → 随机应变): an English run is read as the translation's
 term (flying → 飞行), the longest term first ("first strike" → 先攻), and a word that names no
 term is left as typed (a card's name, or a word the players' words already read).
+
+The other way, a search of the English rules given Chinese words (the language chosen, a term
+typed as the reader knows it: 死触) reads each Chinese term as its English name.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from crkb.search import analysis, topics
 
+CHINESE_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*)*")
 LONGEST = 4  # words in the longest term a player types in a run ("beginning of combat step")
 # A title key's rows: (the rule numbers it titles, the version ranges it does so in).
@@ -89,3 +93,22 @@ def english_terms_zh(
         return "".join(out)
 
     return ENGLISH_RUN.sub(run, query)
+
+
+def chinese_terms_en(
+    query: str, zh_to_en: Mapping[str, str], cut: Callable[[str], Sequence[str]]
+) -> str:
+    """`query` with each Chinese run read as English: the run as one term (死触 → deathtouch),
+    else each of its words that names a term (`cut`: the run's words), the others dropped; an
+    English search has no Chinese words to find. `zh_to_en`: Chinese term key → English one."""
+
+    def run(m: re.Match[str]) -> str:
+        whole = zh_to_en.get(analysis.term_key("zh", m.group(0)))
+        words = (
+            [whole]
+            if whole
+            else [zh_to_en.get(analysis.term_key("zh", w), "") for w in cut(m.group(0))]
+        )
+        return " " + " ".join(w for w in words if w) + " "
+
+    return " ".join(CHINESE_RUN.sub(run, query).split())

@@ -224,6 +224,8 @@ class Planner(OpenIndex):
         return None
 
     def _plan_en(self, q: str, o: int, out: dict[str, Any], pinned: list[int]) -> Plan:
+        if analysis.has_cjk(q):  # a Chinese term asked of the English rules: its English name
+            q = mixed.chinese_terms_en(self.to_simplified(q), self.zh_to_en, self.cutter().cut)
         q = names.without_card_names(q, self._known_en)
         typed = players.typed_words_en(q)
         words = players.rules_words_en(typed)
