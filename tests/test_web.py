@@ -552,6 +552,9 @@ def test_search_page_hits_link_to_rules_and_number_jumps(client):
     assert page.select_one(".hit mark") is not None
     r = client.get("/search?q=rule+702.2b")
     assert r.status_code == 302 and r.headers["Location"].endswith("/rules/702.2b")
+    # a number searched in one language opens the rule in that language
+    r = client.get("/search?q=702.2b&lang=zh")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/rules/702.2b?lang=zh")
     zh = soup(client.get("/search?q=死触"))
     assert any("702.2" in a["href"] for a in zh.select(".hit a.num"))
 
@@ -1066,3 +1069,42 @@ def test_chinese_search_in_a_release_without_a_translation_reads_the_one_before(
     page = client.get(f"/search?q=践踏&version={oldest}")  # the page says so and offers the form
     assert page.status_code == 200 and "no zh text" in soup(page).select_one(".note").get_text()
     assert soup(page).select_one("form input[name=q]")["value"] == "践踏"
+
+
+def test_a_translation_older_than_the_english_says_where_the_english_changed_since(client, store):
+    """A rule page beside an older translation says, under the Chinese column, when the
+    English of that rule changed after the translation's release (the translation is stale
+    there), linking the rule's history; rules whose English is unchanged say nothing."""
+    latest, zh = store.version_ids("en")[-1], store.version_ids("zh")[-1]
+    assert zh < latest
+    said = {True: 0, False: 0}
+    for r in store.children(latest, "en", "100") + store.children(latest, "en", "702.2"):
+        then = store.rule(zh, "en", r.number)  # 100.x and 702.2x kept their numbers
+        if then is None or store.rule(zh, "zh", r.number) is None:
+            continue
+        changed = (then.text, then.examples) != (r.text, r.examples)
+        page = soup(client.get(f"/rules/{r.number}?lang=both"))
+        note = page.select_one(".col[lang=zh-Hans] .note").get_text()
+        assert ("The English of this rule has changed since" in note) == changed, r.number
+        said[changed] += 1
+        if changed:
+            link = page.select_one(".col[lang=zh-Hans] .note a")["href"]
+            assert link == f"/rules/{r.number}/history"
+    assert said[True] >= 1 and said[False] >= 3, said
+
+
+def test_the_diff_api_lists_one_kind_of_change_as_the_diff_page_does(client):
+    """kind= narrows /api/diff's changes as it narrows the page's; the summary still counts
+    every kind, and a kind that is none is refused, as on the page."""
+    every = client.get("/api/diff?from=2025-06-06&to=2025-07-25").get_json()
+    kinds = {c["kind"] for c in every["changes"]}
+    assert len(kinds) >= 2
+    for kind in kinds:
+        one = client.get(f"/api/diff?from=2025-06-06&to=2025-07-25&kind={kind}").get_json()
+        assert one["changes"] == [c for c in every["changes"] if c["kind"] == kind]
+        assert one["summary"] == every["summary"]
+        page = soup(client.get(f"/diff/2025-06-06/2025-07-25?kind={kind}"))
+        assert len(page.select("li.change")) == len(one["changes"]), kind
+    bad = client.get("/api/diff?from=2025-06-06&to=2025-07-25&kind=bogus")
+    assert bad.status_code == 400 and "kind must be one of" in bad.get_json()["error"]
+    assert client.get("/diff/2025-06-06/2025-07-25?kind=bogus").status_code == 400

@@ -63,7 +63,15 @@ def diff() -> Response:
     if not a or not b:
         raise BadInput("both from and to are required (version ids, aliases or latest)")
     lang = _lang_arg(allowed=params.TEXT_LANGS)
+    kind = request.args.get("kind") or None
+    if kind is not None:
+        from crkb.diff.compare import KINDS  # numpy and scipy: loaded by the diff alone
+
+        if kind not in KINDS:
+            raise BadInput(f"kind must be one of {', '.join(KINDS)}, not {kind[:40]!r}")
     result = shapes.diff(store, resolve_lang(store, a, lang), resolve_lang(store, b, lang), lang)
+    if kind is not None:  # the changes of one kind; the summary still counts every kind
+        result = {**result, "changes": [c for c in result["changes"] if c["kind"] == kind]}
     return jsonify(result)
 
 

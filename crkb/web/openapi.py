@@ -74,7 +74,20 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "newer_english": _obj(
                 {"version": _S, "number": _NS, "its_rule_here": _NS, "has_number": _B}
             ),
-        }
+        },
+        required=[
+            "version",
+            "lang",
+            "number",
+            "kind",
+            "title",
+            "text",
+            "examples",
+            "parent",
+            "children",
+            "references",
+            "cited_by",
+        ],
     ),
     "RuleBoth": {
         "type": "object",
@@ -326,6 +339,7 @@ QUOTED = "702.2a Deathtouch is a static ability."  # a rules text identify recog
 def document() -> dict[str, Any]:
     """The OpenAPI 3.1 document served at /api/openapi.json."""
     from crkb.checks.translation import KINDS  # the checks' own list (loaded when asked)
+    from crkb.diff.compare import KINDS as CHANGE_KINDS  # the diff's own list
 
     langs = {"type": "string", "enum": ["en", "zh", "both"]}
     return {
@@ -400,6 +414,11 @@ def document() -> dict[str, Any]:
                         _param("from", required=True, schema=VERSION_NAME),
                         _param("to", required=True, schema=VERSION_NAME),
                         TEXT_LANG,
+                        _param(
+                            "kind",
+                            description="only changes of this kind (the summary counts all)",
+                            schema={"type": "string", "enum": ["", *CHANGE_KINDS]},
+                        ),
                     ],
                     "responses": _ok("Diff", "the changes"),
                 }

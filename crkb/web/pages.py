@@ -168,6 +168,7 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         else data.breadcrumb(store, vid, "en", number)
     )
     badges = {c.lang: served().badge_groups(c.version) for c in cols if c.lang == "zh"}
+    reworded = {c.lang for c in cols if c.version != vid and _reworded(store, c, vid, number)}
 
     def column_html(col: fragments.Shown) -> Markup:
         shown = col.rule.number  # an older translation's number for the rule may differ
@@ -187,6 +188,7 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         number=number,
         cols=cols,
         missing=missing,
+        reworded=reworded,
         crumbs=crumbs,
         column_html=column_html,
         version_form=_version_form(store, vid),
@@ -196,6 +198,16 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         pinned=version is not None,
         **_common(store, vid),
     )
+
+
+def _reworded(store: Store, col: fragments.Shown, vid: str, number: str) -> bool:
+    """True when the English of rule `number` in `vid` says otherwise than the English that
+    an older text (`col`) was made from: the translation shown is stale there."""
+    then = store.rule(col.version, "en", col.rule.number)
+    now = store.rule(vid, "en", number)
+    if then is None or now is None:
+        return False
+    return (then.text, then.examples) != (now.text, now.examples)
 
 
 def _column_of(store: Store, vid: str, lang: str, number: str) -> fragments.Shown | None:
@@ -358,9 +370,13 @@ def search() -> ResponseReturnValue:
         )
         or _went(store, number, at)  # an old number: its page says where the rule went
     ):
+        # the language searched is the language shown (auto: the reader's own choice)
+        shown: dict[str, Any] = {"lang": lang} if lang in data.LANGS else {}
         if version and version != store.version_ids()[-1]:
-            return redirect(url_for("pages.versioned_rule", version=version, number=number))
-        return redirect(url_for("pages.rule", number=number))
+            return redirect(
+                url_for("pages.versioned_rule", version=version, number=number, **shown)
+            )
+        return redirect(url_for("pages.rule", number=number, **shown))
     result, note = None, None
     try:
         if q:
