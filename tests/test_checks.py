@@ -390,3 +390,36 @@ def test_the_chapter_filter_takes_the_published_form_and_refuses_what_is_no_numb
     for bad in ("abc", "10"):
         r = client.get(api + bad)
         assert r.status_code == 400 and "not a chapter" in r.get_json()["error"]
+
+
+def test_the_senses_of_a_homonym_headed_apart_in_the_translation_are_its_partners() -> None:
+    """Counter (to counter a spell; a marker) as two Chinese entries, 反击 and 指示物, sorted
+    apart: neither is "extra", and their citations together are the English entry's; a Chinese
+    entry that renders no sense of a homonym is still reported."""
+    from crkb.checks.translation.glossary import glossary
+    from crkb.model import GlossaryEntry
+
+    def doc(lang: str, entries: list[GlossaryEntry]) -> Document:
+        return Document(lang, "2024-04-12", "x", "txt", glossary=entries)
+
+    en = doc(
+        "en",
+        [
+            GlossaryEntry("Cast", "To cast a spell. See rule 601."),
+            GlossaryEntry(
+                "Counter",
+                "1. To cancel a spell. See rule 701.5.\n2. A marker on an object. See rule 122.",
+            ),
+            GlossaryEntry("Zone", "A place. See rule 400."),
+        ],
+    )
+    zh = [
+        GlossaryEntry("反击", "1. 取消一个咒语。参见规则701.5。"),
+        GlossaryEntry("施放", "施放咒语。参见规则601。"),
+        GlossaryEntry("指示物", "2. 一个标示物。参见规则122。"),
+        GlossaryEntry("区域", "一个地方。参见规则400。"),
+    ]
+    assert glossary(en, doc("zh", zh), {}) == []
+    extra = [*zh, GlossaryEntry("阵营", "一个牌手的队伍。参见规则808。")]
+    found = glossary(en, doc("zh", extra), {})
+    assert [(f.kind, f.rule) for f in found] == [("glossary_extra", "glossary:阵营")]

@@ -137,6 +137,16 @@ def test_chinese_examples_and_glossary():
     ]
 
 
+def test_an_appendix_of_provisional_names_after_the_glossary_is_no_glossary_entry():
+    """ "暂译名称列表" (provisional names: "Abandon: 终止" lines) ends the glossary as credits do."""
+    text = zh_doc_text("100.1. 这些万智牌规则适用于任何游戏。\n\n").replace(
+        "参见规则100.1。\n\n版权信息",
+        "参见规则100.1。\n\n暂译名称列表\n\nAbandon: 终止\nArchenemy: 魔王\n\n版权信息",
+    )
+    assert "Abandon: 终止" in text
+    assert [g.term for g in parse(text).glossary] == ["异能"]
+
+
 def test_keyword_rule_titles():
     doc = parse(doc_text("100.1. Deathtouch\n\n100.1a Deathtouch is a static ability.\n\n"))
     assert doc.rule_map()["100.1"].title == "Deathtouch"

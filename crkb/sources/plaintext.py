@@ -29,6 +29,9 @@ SENTENCE_END = re.compile(r"[.。:：;；!?！？”)）」』】\]]$|[,，。] 
 
 GLOSSARY_HEADINGS = ("Glossary", "词汇表")
 CREDITS_HEADINGS = ("Credits", "版权信息")
+# An appendix some translations print between glossary and credits, "English: 中文" lines of
+# provisional names (2022-06-10): not glossary entries, it ends the glossary as credits do.
+APPENDIX_HEADINGS = ("暂译名称列表",)
 CONTENTS_HEADINGS = ("Contents", "目录")
 INTRO_HEADINGS = ("Introduction", "前言")
 
@@ -66,7 +69,8 @@ def split_parts(lines: Sequence[str]) -> dict[str, tuple[int, int]]:
         ),
         n,
     )
-    credits = next((i for i in range(glossary, n) if _strip(lines[i]) in CREDITS_HEADINGS), n)
+    ends = (*CREDITS_HEADINGS, *APPENDIX_HEADINGS)
+    credits = next((i for i in range(glossary, n) if _strip(lines[i]) in ends), n)
     intro = next((i for i in range(0, body) if _strip(lines[i]) in INTRO_HEADINGS), 0)
     contents = next((i for i in range(intro, body) if _strip(lines[i]) in CONTENTS_HEADINGS), body)
     return {

@@ -150,10 +150,45 @@ def aligned_terms(en: Document, zh: Document) -> list[tuple[str, str]]:
     return out
 
 
+def sense_splits(
+    en: Sequence[GlossaryEntry],
+    zh: Sequence[GlossaryEntry],
+    pairs: Sequence[tuple[int | None, int | None]],
+) -> dict[int, list[int]]:
+    """English entry → the Chinese entries left unpaired that each render some of its senses.
+
+    A translation may give each sense of a homonym its own headword (Counter: 反击, to counter a
+    spell, and 指示物, the marker; Draw: 抓 and 平手), and sort them apart by pinyin. Such an entry
+    cites some of the rules the English entry's senses cite, and only those."""
+    out: dict[int, list[int]] = {}
+    many = [i for i, e in enumerate(en) if len(e.senses) > 1]
+    cites = {i: _gtargets(en[i], "en") for i in many}
+    for i, j in pairs:
+        if i is not None or j is None:
+            continue
+        tz = _gtargets(zh[j], "zh")
+        if not tz:
+            continue
+        homes = [k for k in many if tz <= cites[k]]
+        if len(homes) == 1:  # one English homonym only: another could be the one rendered
+            out.setdefault(homes[0], []).append(j)
+    return out
+
+
 def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]:
-    """Glossary entries without a partner, and partners whose citations differ."""
+    """Glossary entries without a partner, and partners whose citations differ. The senses of
+    an English homonym the translation heads apart (`sense_splits`) are its partners too."""
     out = []
-    for i, j in pair_by_headword(en.glossary, zh.glossary, terms, title_names(en, zh)):
+    pairs = pair_by_headword(en.glossary, zh.glossary, terms, title_names(en, zh))
+    splits = sense_splits(en.glossary, zh.glossary, pairs)
+    split = {j for js in splits.values() for j in js}
+    for i, j in pairs:
+        if i is None and j in split:
+            continue  # one sense of an English homonym, compared with it below
+        if j is None and i is not None and i in splits:
+            j, rest = splits[i][0], splits[i][1:]
+        else:
+            rest = splits.get(i, []) if i is not None else []
         if j is None and i is not None:
             e = en.glossary[i]
             out.append(
@@ -183,6 +218,8 @@ def glossary(en: Document, zh: Document, terms: dict[str, str]) -> list[Finding]
             if draft_status(z.term) or draft_status(z.text):
                 continue  # a draft's worklist item, reported by the draft check
             te, tz = _gtargets(e, "en"), _gtargets(z, "zh")
+            for k in rest:  # the senses headed apart
+                tz |= _gtargets(zh.glossary[k], "zh")
             if te == tz:
                 continue
             only_e, only_z = sorted(te - tz, key=sort_key), sorted(tz - te, key=sort_key)
