@@ -182,6 +182,29 @@ def test_a_translations_rule_says_where_the_newest_english_numbers_it_otherwise(
     assert "newer_english" not in pinned  # the release asked for, numbered as it is
 
 
+@pytest.mark.archive
+def test_a_number_one_page_of_a_translation_holds_twice_is_a_doubled_rule(archive_build):
+    """The 2021-09-24 DokuWiki translation labels 702.19g's text 702.19e on the same page: the
+    check reports 702.19e doubled (with both texts) and 702.19g missing."""
+    args = [
+        "--version",
+        "2021-09-24",
+        "--chapter",
+        "702.19",
+        "--json",
+        "--data",
+        str(archive_build),
+    ]
+    out = run("check", *args)
+    found = {f["kind"]: f for f in json.loads(out.stdout)["findings"]}
+    assert found["missing_rule"]["rule"] == "702.19g"
+    doubled = found["doubled_rule"]
+    assert (
+        doubled["rule"] == "702.19e" and "appears 2 times in the translation" in doubled["detail"]
+    )
+    assert len(doubled["zh"].split("\n")) == 2 and "践踏异能并无意义" in doubled["zh"]
+
+
 def test_a_build_of_nothing_usable_names_each_file_and_keeps_the_previous_build(tmp_path):
     """Every file of a corpus of junk is named with its reason, as a build that succeeds names
     the files it skips; the build fails in one last line, and the previous build keeps serving."""

@@ -138,7 +138,7 @@ def test_chinese_examples_and_glossary():
 
 
 def test_an_appendix_of_provisional_names_after_the_glossary_is_no_glossary_entry():
-    """ "暂译名称列表" (provisional names: "Abandon: 终止" lines) ends the glossary as credits do."""
+    """A list of provisional names ("Abandon: 终止") ends the glossary as credits do."""
     text = zh_doc_text("100.1. 这些万智牌规则适用于任何游戏。\n\n").replace(
         "参见规则100.1。\n\n版权信息",
         "参见规则100.1。\n\n暂译名称列表\n\nAbandon: 终止\nArchenemy: 魔王\n\n版权信息",

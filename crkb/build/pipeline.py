@@ -91,11 +91,10 @@ def _merge(parts: list[Document]) -> Document:
     base = parts[0]
     seen: set[str] = set()
     rules = []
-    for d in parts:
-        for r in d.rules:
-            if r.number not in seen:
-                seen.add(r.number)
-                rules.append(r)
+    for d in parts:  # a number from the first page that holds it, as often as that page does:
+        own = [r for r in d.rules if r.number not in seen]  # a page's doubled rule is a finding
+        rules += own
+        seen.update(r.number for r in own)
     rules.sort(key=lambda r: sort_key(r.number))
     glossary, terms = [], set()
     for d in parts:
