@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
 from flask.testing import FlaskClient
 
 from crkb.carry.draft import draft_text
@@ -261,6 +262,18 @@ def test_forward_page_counts_filters_and_draft(client: FlaskClient) -> None:
     assert r.status_code == 200
     assert r.headers["Content-Disposition"].endswith('filename="2025-07-25-zh-draft.txt"')
     assert "此规则于2025年7月25日起生效。" in r.get_data(as_text=True)
+    # the worklists the CLI writes with --out, linked from the page, the same files
+    from crkb.carry.draft import worklist_csv, worklist_md
+
+    carry = forward(_store(Path(client.application.config["DATA"])), "2024-04-12", "2025-07-25")
+    links = BeautifulSoup(page, "html.parser").select("a[download]")
+    for name, made in (("worklist.md", worklist_md), ("worklist.csv", worklist_csv)):
+        href = f"/translation/forward/2024-04-12/2025-07-25/{name}"
+        assert href in [a["href"] for a in links]
+        r = client.get(href)
+        assert r.status_code == 200 and r.get_data(as_text=True) == made(carry)
+        assert r.headers["Content-Disposition"].endswith(f'filename="2025-07-25-{name}"')
+    assert client.get("/translation/forward/2024-04-12/2025-07-25/notes.txt").status_code == 404
 
 
 def test_forward_api_shape_and_refusals(client: FlaskClient) -> None:

@@ -7,10 +7,10 @@ from typing import cast
 from cachetools import LRUCache
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
-from crkb.carry.draft import draft_text, worklist
+from crkb.carry.draft import draft_text, worklist, worklist_csv, worklist_md
 from crkb.carry.release import forward
 from crkb.carry.rules import STATUSES, CarriedRule, Carry, Span
-from crkb.errors import BadInput
+from crkb.errors import BadInput, NotFound
 from crkb.numbers import within
 from crkb.store.db import Store
 from crkb.views import params
@@ -92,6 +92,25 @@ def draft(zh: str, en: str) -> Response:
         text,
         mimetype="text/plain",
         headers={"Content-Disposition": f'attachment; filename="{c.to_en}-zh-draft.txt"'},
+    )
+
+
+@bp.get("/translation/forward/<zh>/<en>/<name>")
+def worklist_file(zh: str, en: str, name: str) -> Response:
+    """worklist.md or worklist.csv: the rules to do, as `crkb forward --out` writes them."""
+    made = {
+        "worklist.md": (worklist_md, "text/markdown"),
+        "worklist.csv": (worklist_csv, "text/csv"),
+    }
+    if name not in made:
+        raise NotFound(f"no file {name[:40]!r}: draft.txt, worklist.md and worklist.csv are")
+    _bid, store = served().current()
+    c = _carry(store, zh, en)
+    make, mimetype = made[name]
+    return Response(
+        make(c),
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'attachment; filename="{c.to_en}-{name}"'},
     )
 
 
