@@ -150,6 +150,14 @@ def test_glossary_in_chinese_shows_the_chinese_glossary_first(client):
     assert page.select_one(".cols.n1") is not None  # stacked, Chinese at the top
     assert [a["href"] for a in page.select("nav.parts a")] == ["#glossary-zh", "#glossary-en"]
     assert_jump_links_land(page)
+    # the readings in order syllable by syllable, as a Chinese dictionary orders them (巴黎
+    # before 白昼: "ba li" before "bai zhou")
+    readings = [
+        dt.select_one("small.py").get_text().lower().split()
+        for dt in first.select("dt")
+        if dt.select_one("small.py")
+    ]
+    assert len(readings) > 300 and readings == sorted(readings)
     # chosen by clicking 中文 (the cookie), the same page
     assert parts(soup(client.get("/glossary"))) == ["zh-Hans", "en"]
 

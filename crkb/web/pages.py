@@ -248,12 +248,15 @@ def glossary() -> ResponseReturnValue:
         links = data.glossary_links(store, v, lang)
         hover: dict[str, str] = {}  # the glossary quotes its targets' titles already
         if lang == "zh":
-            keyed = [("".join(lazy_pinyin(t)).lower(), t, x) for t, x in entries]
+            # syllable by syllable, as a Chinese dictionary orders them: 巴黎 (ba li) before
+            # 白昼 (bai zhou), which letter by letter ("bali" after "bai…") came after it
+            keyed = [(tuple(p.lower() for p in lazy_pinyin(t)), t, x) for t, x in entries]
             keyed.sort()
             groups: dict[str, list[tuple[str, str, str, str | None]]] = {}
             for key, term, text in keyed:
                 reading = " ".join(lazy_pinyin(term)) if has_cjk(term) else ""  # not "X X"
-                groups.setdefault(key[:1].upper() if key[:1].isalpha() else "#", []).append(
+                first = key[0][:1] if key else ""
+                groups.setdefault(first.upper() if first.isalpha() else "#", []).append(
                     (term, text, reading, None)
                 )
         else:
