@@ -143,6 +143,15 @@ def test_export_prints_what_it_wrote(archive_build, tmp_path, capsys):
     assert re.match(r"pack of \d{4}-\d\d-\d\d \(zh \d{4}-\d\d-\d\d\): \d+ files, [\d.]+ MB", out)
     assert not (tmp_path / "p" / "en").exists()
     assert (tmp_path / "p" / "zh" / "702.html").exists()
+    # a Chinese pack of an English release with no translation of its own says what it holds
+    args = ["--data", str(archive_build), "--lang", "zh", "--version", "2025-07-25"]
+    assert main(["export", str(tmp_path / "q"), *args]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("pack of 2024-04-12 (zh 2024-04-12)")
+    assert (
+        "note: 2025-07-25 has no Chinese text of its own; the pack holds the translation of"
+        " 2024-04-12, the newest before it"
+    ) in err
 
 
 @pytest.mark.archive
@@ -222,6 +231,7 @@ def test_an_older_release_before_any_translation_is_english_only(archive_build, 
     ("args", "message"),
     [
         (["--lang", "fr"], "--lang 'fr': expected en, zh or en,zh"),
+        (["--lang", ""], "--lang '': expected en, zh or en,zh"),
         (["--version", "1890-01-01"], "unknown version '1890-01-01'"),
     ],
 )

@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from crkb.cli.options import data_dir
+from crkb.cli.options import data_dir, open_store
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the pack and print one summary line (progress on stderr)."""
     from crkb.export.pack import export, parse_langs
 
-    langs = parse_langs(args.lang) if args.lang else None
+    langs = parse_langs(args.lang) if args.lang is not None else None
     data = data_dir(args)
     summary = export(
         data,
@@ -23,6 +23,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         langs=langs,
         progress=lambda m: print(f"export: {m} …", file=sys.stderr, flush=True),
     )
+    asked = open_store(args).resolve_version(args.version) if args.version else None
+    if asked is not None and summary.release != asked:  # a Chinese pack of an English release
+        print(
+            f"note: {asked} has no Chinese text of its own; the pack holds the translation of"
+            f" {summary.release}, the newest before it",
+            file=sys.stderr,
+        )
     versions = ", ".join(f"{lang} {v}" for lang, v in summary.versions.items())
     print(
         f"pack of {summary.release} ({versions}): {summary.files} files,"
