@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from crkb.diff.compare import diff_rules, diff_summary
 from crkb.diff.lost import only_lost
@@ -154,6 +155,14 @@ def test_the_pages_leave_out_what_a_copy_lost(lossy_build: Path) -> None:
     assert "the same in 2 releases before, since 2024-01-01" in history
     changed = client.get("/rules/100.2/history").get_data(as_text=True)
     assert "the same in 1 release before, since 2024-02-01" in changed
+    # a rule page of the lossy copy says what the copy lost; the sound releases' say nothing
+    page = BeautifulSoup(client.get("/v/2024-02-01/rules/100.3").data, "html.parser")
+    note = page.select_one(".damaged").get_text()
+    count = lost_characters(lossy(release("February 1, 2024", rules(CHANGED_AFTER))))
+    assert note.startswith(f"The copy of release 2024-02-01 that crkb holds lost {count} ")
+    assert lossy(APOSTROPHES["100.3"]) in page.select_one(".col").get_text()
+    sound = BeautifulSoup(client.get("/v/2024-03-01/rules/100.3").data, "html.parser")
+    assert sound.select_one(".damaged") is None
 
 
 def test_only_the_in_word_question_marks_of_a_pattern_flag_a_copy() -> None:

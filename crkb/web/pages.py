@@ -189,6 +189,7 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         cols=cols,
         missing=missing,
         reworded=reworded,
+        damage=_damage(store, vid),
         crumbs=crumbs,
         column_html=column_html,
         version_form=_version_form(store, vid),
@@ -198,6 +199,29 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         pinned=version is not None,
         **_common(store, vid),
     )
+
+
+def _damage(store: Store, vid: str) -> str | None:
+    """What the copy of release `vid` lost, said on its rule pages: a judge reading
+    "don?t" must know it is the copy, not the rule (None: a sound copy)."""
+    flags = (
+        served()
+        .memoised(("version flags",), lambda: {v.id: v.flags for v in store.versions()})
+        .get(vid, {})
+    )
+    said = []
+    if flags.get("lost_characters"):
+        said.append(
+            f"lost {flags['lost_characters']} characters, shown as ? where the source wrote"
+            " ’, “, ” or a dash (don?t for don’t)"
+        )
+    if flags.get("replacement_chars"):
+        said.append(f"holds {flags['replacement_chars']} characters it could not read, shown as �")
+    if flags.get("truncated"):
+        said.append("is cut short: rules after its end are missing")
+    if not said:
+        return None
+    return f"The copy of release {vid} that crkb holds " + "; it ".join(said) + "."
 
 
 def _reworded(store: Store, col: fragments.Shown, vid: str, number: str) -> bool:
