@@ -160,6 +160,22 @@ def translated_number(store: Store, number: str, version: str) -> str | None:
     return None if _lacks_english(store, version, number) else number
 
 
+def english_number(store: Store, number: str, version: str) -> str | None:
+    """The number English release `version` gives the rule that the older translation read
+    beside it numbers `number` (None: the English release no longer has that rule), from the
+    same kept map as `translated_number`, read the other way: no lineage is loaded."""
+    translated_number(store, number, version)  # fills the cache
+    numbers: dict[str, str | None] | None = store.cache["translation numbers"][version]
+    if numbers is None:  # not a release the build mapped (a partial copy): the same number
+        return number
+    for english, there in numbers.items():
+        if there == number:
+            return english
+    if number in numbers or store.rule(version, "en", number) is None:
+        return None  # the English number is another rule's, or no rule's: this one is gone
+    return number
+
+
 def _lacks_english(store: Store, version: str, number: str) -> bool:
     """True when English release `version` has its own text and no rule `number`."""
     return store.newest_text(version, "en") == version and store.rule(version, "en", number) is None

@@ -178,13 +178,13 @@ def _newer_english(store: Store, number: str, translated: str) -> Json | None:
     the translation's number of that release's rule `number` (None: that release has no such
     rule, or it is not translated)}`. A judge cites today's numbers: 722.1 of a 2024
     translation is not 722.1 of 2025."""
-    from crkb.diff.lookup import number_in, translated_number
+    from crkb.diff.lookup import english_number, translated_number
 
     ids = store.version_ids("en")
     if not ids or ids[-1] <= translated:  # no English (a build of a translation alone)
         return None
     english = ids[-1]
-    now = number_in(store, number, translated, english)
+    now = english_number(store, number, english)
     here = translated_number(store, number, english)
     if now == number and here == number:
         return None
