@@ -903,6 +903,11 @@ def test_identify_refuses_deeply_nested_json_in_one_line(client):
     assert r.status_code == 400 and "nested" in r.get_json()["error"]
 
 
+def test_identify_names_a_body_that_is_not_json(client):
+    r = client.post("/api/identify", data='{"text": "702.2a Death', content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["error"].startswith("the body is not valid JSON")
+
+
 def test_identify_refuses_a_lone_surrogate_with_a_400(client):
     """JSON can escape half of a UTF-16 pair; the text is then no text, and says so."""
     body = '{"text": "\\ud800 702.9b A creature with flying can\'t be blocked."}'

@@ -129,6 +129,8 @@ def _sent_text() -> object:
             body = request.get_json(silent=True)
         except RecursionError:  # the JSON decoder's own limit, not a bad request it names
             raise BadInput("the JSON body is nested too deeply") from None
+        if body is None and request.get_data(cache=True).strip():
+            raise BadInput('the body is not valid JSON: send {"text": "…"}')
         return body.get("text") if isinstance(body, dict) else None
     raw = request.get_data(cache=True)  # kept: the form below is parsed from it
     if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
