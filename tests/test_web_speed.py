@@ -214,8 +214,10 @@ def test_pages_kept_by_former_code_are_not_served_by_an_upgraded_crkb(
 
 # warm workers -----------------------------------------------------------------------------------
 def test_a_warmed_worker_has_jieba_opencc_and_the_index_loaded(archive_build: Path) -> None:
+    from crkb.sources import script
     from crkb.web.warm import warm
 
+    script._t2s.cache_clear()  # the process's converter, as a new worker has none yet
     app = create_app({"DATA": str(archive_build)})
     done = warm(app)
     assert done == [
@@ -225,7 +227,7 @@ def test_a_warmed_worker_has_jieba_opencc_and_the_index_loaded(archive_build: Pa
         "templates",
     ]
     searcher = app.extensions["crkb"].memo[("searcher",)]
-    assert searcher._cutter is not None and searcher._t2s is not None
+    assert searcher._cutter is not None and script._t2s.cache_info().currsize == 1
     assert app.config["PAGE_CACHE"] is True  # the warm-up page was kept nowhere, and it is back on
 
 
