@@ -595,6 +595,10 @@ def test_search_with_no_hits_says_what_to_try(client):
     for a in hint.select("a"):
         assert client.get(a["href"]).status_code == 200
     assert soup(client.get("/search?q=deathtouch")).select_one(".hint") is None
+    # a subrule letter no rule has: l and o are skipped, said so
+    lettered = [h.get_text() for h in soup(client.get("/search?q=702.2l")).select(".hint")]
+    assert lettered[0].startswith("702.2l is no rule number: subrule letters skip l and o")
+    assert "skip l and o" not in soup(client.get("/search?q=qwxzvbnm")).get_text()
 
 
 def test_search_with_version_and_did_you_mean(client):

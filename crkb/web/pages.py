@@ -431,6 +431,8 @@ def search() -> ResponseReturnValue:
         svers=version,
         version_options=_search_versions(store, version),
         more_limit=_more(len(result["hits"])) if result else None,
+        # 702.2l: no rule letter is l or o (they read as 1 and 0), said where nothing is found
+        no_letter=number if number and "." in number and number[-1] in "lo" else None,
         **common,
     )
 
