@@ -183,6 +183,24 @@ def test_a_translations_rule_says_where_the_newest_english_numbers_it_otherwise(
 
 
 @pytest.mark.archive
+def test_search_takes_every_alias_a_release_has(archive_build, client):
+    """A second copy's date is an alias of its release (2009-07-08 of 2009-07-11): search
+    takes it as every other command does."""
+    versions = json.loads(run("versions", "--json", data=archive_build).stdout)["versions"]
+    second = [
+        (a, v["id"]) for v in versions if v["flags"].get("duplicate_of") for a in v["aliases"]
+    ]
+    assert len(second) >= 3
+    for alias, vid in second:
+        args = ["trample", "--version", alias, "--json", "--data", str(archive_build)]
+        out = run("search", *args)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["version"] == vid
+        api = client.get(f"/api/search?q=trample&version={alias}")
+        assert api.status_code == 200 and api.get_json()["version"] == vid
+
+
+@pytest.mark.archive
 def test_a_number_one_page_of_a_translation_holds_twice_is_a_doubled_rule(archive_build):
     """The 2021-09-24 DokuWiki translation labels 702.19g's text 702.19e on the same page: the
     check reports 702.19e doubled (with both texts) and 702.19g missing."""

@@ -305,7 +305,10 @@ def run_steps(asm: Assembly, build_dir: Path, progress: Progress) -> dict[str, f
     with step("checks"):
         build_steps.write_findings(asm.docs, terms, lineages, build_dir, progress)
     with step("index"):
-        build_steps.write_index(asm.docs, terms, lineages, build_dir, copies.get("en"))
+        aliases = {a: vid for vid, names in asm.aliases.items() for a in names}
+        build_steps.write_index(
+            asm.docs, terms, lineages, build_dir, copies.get("en"), aliases=aliases
+        )
     return seconds
 
 

@@ -141,10 +141,13 @@ def write_index(
     lineages: Mapping[str, Lineage],
     build_dir: Path,
     copies: Mapping[str, Copy] | None = None,
+    *,
+    aliases: Mapping[str, str] | None = None,
 ) -> None:
-    """The Whoosh index over every version, with the term dictionary it was built with."""
+    """The Whoosh index over every version, with the term dictionary it was built with;
+    `aliases`: every alias of a release the store knows (a second copy's date among them)."""
     moves = current_numbers(docs, lineages, copies)
-    build_index(build_dir / INDEX_DIR, list(docs.values()), terms, moves=moves)
+    build_index(build_dir / INDEX_DIR, list(docs.values()), terms, moves=moves, aliases=aliases)
 
 
 def write_findings(

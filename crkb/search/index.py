@@ -263,9 +263,11 @@ def build_index(
     terms: dict[str, str],
     moves: dict[tuple[str, str], str] | None = None,
     asked: Mapping[str, Asked] | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> None:
     """Write a Whoosh index of every rule of every version into `index_dir` (replacing it).
-    `asked`: players' questions by language (crkb/search/asked.py; the shipped ones when None)."""
+    `asked`: players' questions by language (crkb/search/asked.py; the shipped ones when None);
+    `aliases`: alias → release beyond the documents' own (the date of a second copy)."""
     from whoosh import index as windex
 
     picked = pick_documents(docs)
@@ -279,11 +281,11 @@ def build_index(
     records: dict[tuple[Any, ...], list[int]] = {}
     gloss: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
     titles: dict[str, dict[tuple[str, tuple[str, ...]], list[int]]] = {"en": {}, "zh": {}}
-    aliases: dict[str, str] = {}
+    known: dict[str, str] = {a: v for a, v in (aliases or {}).items() if a != v}
     vocab: Counter[str] = Counter()
     for (lang, v), doc in sorted(picked.items()):
         if doc.alias:
-            aliases[doc.alias] = v
+            known[doc.alias] = v
         o = ordinal[(lang, v)]
         titled = {r.number: r.title for r in doc.rules if r.title}
         for r in doc.rules:
@@ -359,7 +361,7 @@ def build_index(
     meta = {
         "format": FORMAT,
         "versions": versions,
-        "aliases": aliases,
+        "aliases": known,
         "dictionary": analysis.dictionary_hash(words, jieba.__version__),
         "records": meta_records,
         "glossary": {
