@@ -58,6 +58,7 @@ _LANG_CODES = {
 # A fingerprint shorter than this (in letters) is too common to say anything about a release.
 MIN_FINGERPRINT = {"en": 24, "zh": 10}
 _ANCHOR = {"en": 16, "zh": 6}
+MIN_PART = 40  # characters of a rule quoted in part that name it (a sentence, not a phrase)
 _CACHE_SIZE = 4
 
 
@@ -76,6 +77,13 @@ def quote_style(text: str) -> int:
 def normalise(text: str) -> str:
     """Text compared across copies: quotes unified, whitespace collapsed, ends trimmed."""
     return _SPACE.sub(" ", text.translate(_QUOTES)).strip()
+
+
+def quotes(copied: str, text: str, *, normalised: bool = False) -> bool:
+    """True when `copied` is the rule text `text`, or a part of it long enough to name it (at
+    least MIN_PART characters); `normalised`: `text` is already `normalise`d."""
+    part, full = normalise(copied), text if normalised else normalise(text)
+    return part == full or (len(part) >= MIN_PART and part in full)
 
 
 def letters(text: str, lang: str) -> str:
@@ -122,6 +130,15 @@ class LangIndex:
     _anchors: dict[str, list[str]] | None = None
     _refs: dict[tuple[str, str], Runs] | None = None
     _store: Store | None = None
+    _texts_of: dict[str, list[tuple[str, Runs]]] | None = None
+
+    def texts_of(self, number: str) -> list[tuple[str, Runs]]:
+        """The distinct texts a number has had (normalised), with their version runs."""
+        if self._texts_of is None:
+            self._texts_of = {}
+            for (n, text), runs in self.texts.items():
+                self._texts_of.setdefault(n, []).append((normalise(text), runs))
+        return self._texts_of.get(number, [])
 
     def numbers_between(self, lo: str, hi: str) -> list[str]:
         """Every number ever used between two numbers (inclusive), in document order."""
@@ -296,6 +313,10 @@ def fit_text(idx: LangIndex, rules: Sequence[tuple[str, str]]) -> Fit:
         nid = idx.norm_ids.get(normalise(text))
         if nid is not None:
             matched.add(idx.by_number.get(number, {}).get(nid, []))
+        else:  # a rule quoted in part: its first sentence, say
+            for full, runs in idx.texts_of(number):
+                if quotes(text, full, normalised=True):
+                    matched.add(runs)
         sid = idx.spaced_ids.get(spaced(text))
         if sid is not None:  # equal with its own quotes: breaks ties between quote styles
             exact.add(idx.exact.get(number, {}).get(sid, []))
@@ -433,7 +454,7 @@ def _changed(
     for number in sorted(copy, key=sort_key):
         new_number = mapping.get(number)
         new = now.get(new_number) if new_number else None
-        same_text = new is not None and normalise(new.text) == normalise(copy[number])
+        same_text = new is not None and quotes(copy[number], new.text)
         if new is None:
             kind = "removed"
         elif new.number == number:

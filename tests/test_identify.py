@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from crkb.cli import main
+from crkb.errors import BadInput
 from crkb.identify import blocks, identify_text, letters, normalise, structure_of
 from tests.conftest import SEEDS
 
@@ -198,6 +199,25 @@ def test_a_quoted_current_rule_is_current(store) -> None:
     )
     result = identify_text(quote, store)
     assert result["versions"][-1] == latest and result["changed_since"] == []
+
+
+def test_a_rule_quoted_by_its_first_sentence_fits_the_releases_whose_rule_begins_so(
+    store,
+) -> None:
+    """A judge quotes a rule's first sentence, not the whole rule: it fits every release whose
+    rule of that number says that sentence, and nothing has changed since; a fragment too
+    short to name a rule fits nothing."""
+    latest = store.version_ids("en")[-1]
+    rule = store.rule(latest, "en", "702.19b")
+    first = rule.text.split(". ")[0] + "."
+    assert len(first) >= 40 and first != rule.text
+    result = identify_text(f"702.19b {first}", store)
+    assert result["versions"][-1] == latest and result["changed_since"] == []
+    rules = {v: store.rule(v, "en", "702.19b") for v in result["versions"]}
+    assert all(r is not None and normalise(first) in normalise(r.text) for r in rules.values())
+    assert len(rules) >= 3
+    with pytest.raises(BadInput):
+        identify_text("702.19b The attacking creature.", store)
 
 
 def test_a_copy_in_traditional_characters_fits_the_translation_it_was_made_from(store) -> None:
