@@ -347,6 +347,7 @@ def build(
         steps["store"] = time.perf_counter() - t
         steps.update(run_steps(asm, tmp, progress))
         if finish is not None:
+            progress("last: the newest release's pages …")  # ~10 s the steps do not count
             with location.preview(data, tmp) as view:
                 steps.update(finish(view))
     except BaseException:
