@@ -79,10 +79,10 @@ def normalise(text: str) -> str:
     return _SPACE.sub(" ", text.translate(_QUOTES)).strip()
 
 
-def quotes(copied: str, text: str, *, normalised: bool = False) -> bool:
+def quotes(copied: str, text: str) -> bool:
     """True when `copied` is the rule text `text`, or a part of it long enough to name it (at
-    least MIN_PART characters); `normalised`: `text` is already `normalise`d."""
-    part, full = normalise(copied), text if normalised else normalise(text)
+    least MIN_PART characters)."""
+    part, full = normalise(copied), normalise(text)
     return part == full or (len(part) >= MIN_PART and part in full)
 
 
@@ -313,9 +313,9 @@ def fit_text(idx: LangIndex, rules: Sequence[tuple[str, str]]) -> Fit:
         nid = idx.norm_ids.get(normalise(text))
         if nid is not None:
             matched.add(idx.by_number.get(number, {}).get(nid, []))
-        else:  # a rule quoted in part: its first sentence, say
+        elif len(part := normalise(text)) >= MIN_PART:  # quoted in part: its first sentence
             for full, runs in idx.texts_of(number):
-                if quotes(text, full, normalised=True):
+                if part in full:
                     matched.add(runs)
         sid = idx.spaced_ids.get(spaced(text))
         if sid is not None:  # equal with its own quotes: breaks ties between quote styles

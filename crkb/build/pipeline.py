@@ -340,7 +340,8 @@ def build(
         steps["bundle"] = found.bundle_seconds
     tmp = location.new_build_dir(data)  # before the parse: an unwritable data dir fails at once
     try:
-        asm = _gather(found, len(corpus_dirs), where, (strict, vetted), progress, steps)
+        strict_from = vetted if strict else None
+        asm = _gather(found, len(corpus_dirs), where, strict_from, progress, steps)
         t = time.perf_counter()
         progress(f"step 1/{len(STEP_NAMES)}: store …")
         write_store(asm, tmp / db.DB_NAME)
@@ -374,13 +375,13 @@ def _gather(
     found: corpus.Discovery,
     layers: int,
     where: str,
-    strict: tuple[bool, int],
+    strict_from: int | None,
     progress: Progress,
     steps: dict[str, float],
 ) -> Assembly:
     """The corpus's files parsed and assembled into versions (their bytes let go once parsed);
-    BadInput when there is nothing to build from, or (`strict`: (strict, vetted layers)) a
-    file outside the vetted layers is not used as it is."""
+    BadInput when there is nothing to build from, or a file of layer `strict_from` or above
+    (None: no layer) is not used as it is."""
     terms: list[corpus.Item] = []
     items: list[corpus.Item] = []
     for it in found.items:
@@ -401,8 +402,8 @@ def _gather(
     asm.terms_files = [it.name for it in terms]
     asm.terms_texts = [decode(it.read()).text for it in terms]
     asm.replaced = found.replaced + asm.replaced
-    if strict[0]:
-        bad = [b for b in asm.skipped + asm.flagged if layer_of.get(b[0], layers) >= strict[1]]
+    if strict_from is not None:
+        bad = [b for b in asm.skipped + asm.flagged if layer_of.get(b[0], layers) >= strict_from]
         if bad:
             raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
     if not asm.docs:

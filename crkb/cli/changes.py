@@ -33,7 +33,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     store = open_store(args)
     number = params.rule_number(args.rule)
-    pinned = args.version not in (None, "latest")
+    pinned = params.names_release(args.version)
     result = shapes.history(store, number, args.version, lang=args.lang, pinned=pinned)
     if args.json:
         emit(result)

@@ -145,12 +145,7 @@ def translated_number(store: Store, number: str, version: str) -> str | None:
     """The number, in the older translation that stands beside English release `version` (the
     newest one not newer), of the rule `number` of `version` (None: that translation's release
     lacks it), from the map the build kept: a rule page never loads the whole lineage."""
-    cache: LRUCache[str, dict[str, str | None] | None] = store.cache.setdefault(
-        "translation numbers", LRUCache(maxsize=TRANSLATION_CACHE)
-    )
-    if version not in cache:
-        cache[version] = store.step_result(TRANSLATION_NUMBERS + version)
-    numbers = cache[version]
+    numbers = _translation_map(store, version)
     if numbers is not None and number in numbers:
         return numbers[number]
     # not renumbered, or not a release the build mapped (a partial copy): the same number,
@@ -164,8 +159,7 @@ def english_number(store: Store, number: str, version: str) -> str | None:
     """The number English release `version` gives the rule that the older translation read
     beside it numbers `number` (None: the English release no longer has that rule), from the
     same kept map as `translated_number`, read the other way: no lineage is loaded."""
-    translated_number(store, number, version)  # fills the cache
-    numbers: dict[str, str | None] | None = store.cache["translation numbers"][version]
+    numbers = _translation_map(store, version)
     if numbers is None:  # not a release the build mapped (a partial copy): the same number
         return number
     for english, there in numbers.items():
@@ -174,6 +168,17 @@ def english_number(store: Store, number: str, version: str) -> str | None:
     if number in numbers or store.rule(version, "en", number) is None:
         return None  # the English number is another rule's, or no rule's: this one is gone
     return number
+
+
+def _translation_map(store: Store, version: str) -> dict[str, str | None] | None:
+    """The build's map for English release `version`: its numbers that the older translation
+    beside it numbers otherwise (None: not a release the build mapped), kept per store."""
+    cache: LRUCache[str, dict[str, str | None] | None] = store.cache.setdefault(
+        "translation numbers", LRUCache(maxsize=TRANSLATION_CACHE)
+    )
+    if version not in cache:
+        cache[version] = store.step_result(TRANSLATION_NUMBERS + version)
+    return cache[version]
 
 
 def _lacks_english(store: Store, version: str, number: str) -> bool:

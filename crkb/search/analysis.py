@@ -24,7 +24,7 @@ from whoosh.lang.porter import stem as _porter
 from crkb.search import numerals
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 # A word, or a power and toughness whole ("+1/+1", "-1/-1", "2/2", "X/X"), or a rule number whole
 # ("903.10", "704.5f"): a +1/+1 counter is not a -1/-1 counter, "See rule 903.10" is a reference,
 # and their parts are not the numbers a question asks about ("ten damage" is not rule 903.10).
@@ -233,7 +233,7 @@ def encode_groups(groups: Iterable[list[str]]) -> str:
 def bigrams(text: str) -> list[str]:
     """Chinese character bigrams of each run of Chinese characters, a gap between runs."""
     out: list[str] = []
-    for m in _CJK_RUN.finditer(text):
+    for m in CJK_RUN.finditer(text):
         run = m.group(0)
         if out:
             out.append("")

@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 
 from crkb.search import analysis, topics
 
-CHINESE_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*)*")
 LONGEST = 4  # words in the longest term a player types in a run ("beginning of combat step")
 # A title key's rows: (the rule numbers it titles, the version ranges it does so in).
@@ -111,4 +110,4 @@ def chinese_terms_en(
         )
         return " " + " ".join(w for w in words if w) + " "
 
-    return " ".join(CHINESE_RUN.sub(run, query).split())
+    return " ".join(analysis.CJK_RUN.sub(run, query).split())

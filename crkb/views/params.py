@@ -65,6 +65,11 @@ def chapter(raw: str | None) -> str | None:
     return number
 
 
+def names_release(asked: str | None) -> bool:
+    """True when a release was asked for by name, not left to the newest (`latest` or none)."""
+    return asked not in (None, "", "latest")
+
+
 FLAG_VALUES = {"": False, "0": False, "1": True}  # as the OpenAPI document says
 
 

@@ -12,7 +12,7 @@ from crkb.errors import BadInput, NotFound
 from crkb.model import ParseResult
 from crkb.numbers import source_order
 from crkb.store.db import Store
-from crkb.views.params import langs
+from crkb.views.params import langs, names_release
 
 if TYPE_CHECKING:
     from crkb.search.engine import Searcher
@@ -114,10 +114,19 @@ def went(store: Store, number: str, version: str, lang: str) -> str:
     """Where the rule of a number `version` lacks went, as the end of a one-line error ("" when
     the lineage cannot say): a judge types the number of an old printout, or today's number in
     an old release, and reads the number to type instead, as the 404 page says it."""
+    return _went_said(_whereabouts(store, number, version, lang), number, version)
+
+
+def _whereabouts(store: Store, number: str, version: str, lang: str) -> Json | None:
+    """`whereabouts`, None where the lineage cannot say."""
     try:
-        w = whereabouts(store, number, version, lang)
+        return whereabouts(store, number, version, lang)
     except NotFound:
-        return ""
+        return None
+
+
+def _went_said(w: Json | None, number: str, version: str) -> str:
+    """Whereabouts `w` of a number `version` lacks, as the end of a one-line error."""
     if not w:
         return ""
     if "held" in w:
@@ -165,7 +174,7 @@ def rules(
     if not out:
         where = went(store, number, read["en"], "en") if "en" in read else ""
         raise NotFound(f"rule {number} not found in version {asked or 'latest'}{where}")
-    if wanted == ["zh"] and asked in (None, "latest"):
+    if wanted == ["zh"] and not names_release(asked):
         newer = _newer_english(store, number, out["zh"]["version"])
         if newer:
             out["zh"]["newer_english"] = newer
@@ -233,6 +242,17 @@ def search(
     return searcher.search(q, lang=lang, version=version, limit=limit, other=other)
 
 
+def change_kind(raw: str | None) -> str | None:
+    """The kind of change a diff is narrowed to (None: every kind), or BadInput."""
+    if not raw:
+        return None
+    from crkb.diff.compare import KINDS  # numpy and scipy: loaded by the diff alone
+
+    if raw not in KINDS:
+        raise BadInput(f"kind must be one of {', '.join(KINDS)}, not {raw[:40]!r}")
+    return raw
+
+
 def diff(store: Store, old: str, new: str, lang: str = "en") -> Json:
     """`{from, to, lang, summary, changes}` between any two versions."""
     from crkb.diff import lookup  # scipy and rapidfuzz: loaded by the commands that match
@@ -256,13 +276,10 @@ def history(
         if e.versions:  # no such release
             raise
         vid = store.resolve_version(version, lang)
-        try:
-            w = lookup.whereabouts(store, number, vid, lang)
-        except NotFound:
-            w = None
+        w = _whereabouts(store, number, vid, lang)
         if not pinned and w and w.get("last_version"):
             return lookup.history(store, number, w["last_version"], lang=lang)
-        raise NotFound(f"{e}{went(store, number, vid, lang)}") from None
+        raise NotFound(f"{e}{_went_said(w, number, vid)}") from None
 
 
 def translation(

@@ -63,12 +63,7 @@ def diff() -> Response:
     if not a or not b:
         raise BadInput("both from and to are required (version ids, aliases or latest)")
     lang = _lang_arg(allowed=params.TEXT_LANGS)
-    kind = request.args.get("kind") or None
-    if kind is not None:
-        from crkb.diff.compare import KINDS  # numpy and scipy: loaded by the diff alone
-
-        if kind not in KINDS:
-            raise BadInput(f"kind must be one of {', '.join(KINDS)}, not {kind[:40]!r}")
+    kind = shapes.change_kind(request.args.get("kind"))
     result = shapes.diff(store, resolve_lang(store, a, lang), resolve_lang(store, b, lang), lang)
     if kind is not None:  # the changes of one kind; the summary still counts every kind
         result = {**result, "changes": [c for c in result["changes"] if c["kind"] == kind]}
@@ -82,7 +77,7 @@ def history(number: str) -> Response:
     lang = _lang_arg(allowed=params.TEXT_LANGS)
     asked = request.args.get("version")
     vid = resolve_lang(store, asked, lang)
-    return jsonify(shapes.history(store, n, vid, lang, pinned=asked not in (None, "", "latest")))
+    return jsonify(shapes.history(store, n, vid, lang, pinned=params.names_release(asked)))
 
 
 @bp.get("/translation")

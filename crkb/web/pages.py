@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
@@ -531,7 +531,7 @@ def history(number: str) -> ResponseReturnValue:
         if v is not None and there is not None and store.rule(v, "zh", there) is not None:
             result = shapes.history(store, there, v, "zh")
     if result is None:
-        result = shapes.history(store, n, vid, pinned=version is not None)
+        result = shapes.history(store, n, vid, pinned=params.names_release(version))
         if result["version"] != vid:  # an old number: the rule the last release to have it had
             return redirect(url_for("pages.history", number=n, version=result["version"]))
     runs = data.history_runs(result["history"])
@@ -563,13 +563,9 @@ def _put_in(runs: list[data.Run], lang: str) -> list[Markup | None]:
 
 @bp.get("/diff/<old>/<new>")
 def diff(old: str, new: str) -> ResponseReturnValue:
-    from crkb.diff.compare import KINDS  # numpy and scipy (~60 MB): loaded by the diff page only
-
     _bid, store = served().current()
     a, b = resolve(store, old), resolve(store, new)
-    kind = request.args.get("kind")
-    if kind and kind not in KINDS:
-        abort(400, f"kind must be one of {', '.join(KINDS)}")
+    kind = shapes.change_kind(request.args.get("kind"))
     zh = set(store.version_ids("zh"))
     lang = "zh" if lang_choice() == "zh" and {a, b} <= zh else "en"
     result = shapes.diff(store, a, b, lang)
