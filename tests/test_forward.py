@@ -295,3 +295,36 @@ def test_forward_api_shape_and_refusals(client: FlaskClient) -> None:
         assert r.status_code == code, url
         if url.startswith("/api/"):
             assert list(r.get_json()) == ["error"]
+
+
+def test_rules_a_partial_translation_lacks_are_said_apart_from_new_rules(
+    archive_build: Path, client: FlaskClient, capsys
+) -> None:
+    """The 2021-09-24 pages hold no chapter 4: carried to 2022-06-10, its rules are to be
+    translated like new ones, but the worklist says the translation lacked them, not the rules."""
+    store = _store(archive_build)
+    c = forward(store, "2021-09-24", "2022-06-10")
+    new = [r for r in c.rules if r.status == "new"]
+    said = {r.number for r in new if r.untranslated}
+    chapter4 = {r.number for r in new if (r.number or "").startswith("4")}
+    assert chapter4 and chapter4 <= said
+    # a rule 2022-06-10 added to a chapter the pages hold is new, not untranslated
+    earlier = store.document("2021-09-24", "en").rule_map()
+    truly = [r for r in new if r.number[0] != "4" and r.old_number is None]
+    assert truly and not any(r.untranslated for r in truly)
+    assert all(r.old_number in earlier or r.number[0] == "4" for r in new if r.untranslated)
+    assert (
+        main(["forward", "--zh", "2021-09-24", "--en", "2022-06-10", "--data", str(archive_build)])
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert f"new {len(new)} ({len(said)} not translated in 2021-09-24)" in lines[0]
+    rule4 = sorted(chapter4)[0]
+    assert f"new      {rule4} (not translated in 2021-09-24)" in lines
+    page = client.get("/translation/forward/2021-09-24/2022-06-10?status=new&chapter=4")
+    text = BeautifulSoup(page.get_data(as_text=True), "html.parser").get_text(" ", strip=True)
+    assert f"({len(said)} not translated in 2021-09-24)" in text
+    assert text.count("not translated in 2021-09-24") == len(chapter4) + 1
+    body = client.get("/api/translation/forward?zh=2021-09-24&en=2022-06-10").get_json()
+    assert body["untranslated"] == len(said)
+    assert {r["number"] for r in body["rules"] if r["untranslated"]} == said

@@ -111,7 +111,18 @@ def worklist_csv(c: Carry) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(
-        ["status", "number", "old_number", "en_old", "en_new", "zh", "changed", "terms", "examples"]
+        [
+            "status",
+            "number",
+            "old_number",
+            "en_old",
+            "en_new",
+            "zh",
+            "changed",
+            "terms",
+            "examples",
+            "untranslated",
+        ]
     )
     for r in worklist(c):
         changed = " | ".join(r.changed_words())
@@ -129,6 +140,7 @@ def worklist_csv(c: Carry) -> str:
                 changed,
                 _terms_cell(r),
                 examples,
+                "yes" if r.untranslated else "",
             ]
         )
     return buf.getvalue()
@@ -165,19 +177,14 @@ def _example_lines(r: CarriedRule) -> list[str]:
 
 def worklist_md(c: Carry) -> str:
     """`worklist.md`: the same rules as readable Markdown for translators."""
-    counts = c.counts()
-    lines = [
-        f"# Worklist: Chinese {c.from_zh} → English {c.to_en}",
-        "",
-        ", ".join(f"{k}: {v}" for k, v in counts.items()),
-        "",
-    ]
+    lines = [f"# Worklist: Chinese {c.from_zh} → English {c.to_en}", "", c.summary(), ""]
     for r in worklist(c):
         if r.status == "removed":
             lines += [f"## {r.old_number} — removed", "", f"- zh: {r.zh or ''}", ""]
             continue
         moved = f" (was {r.old_number})" if r.old_number and r.old_number != r.number else ""
-        lines += [f"## {r.number}{moved} — {r.status}", ""]
+        untranslated = f" (not translated in {c.from_zh})" if r.untranslated else ""
+        lines += [f"## {r.number}{moved} — {r.status}{untranslated}", ""]
         if r.status == "review":
             if r.en_old_changes or r.en_new_changes:
                 lines.append(f"- en old: {_marked(r.en_old or '', r.en_old_changes)}")

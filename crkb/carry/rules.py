@@ -19,6 +19,7 @@ from crkb.diff.match import CITE, cite_free, cited, same_text, text_key
 from crkb.graph.term_matching import qualifying_nouns
 from crkb.graph.terms import split_variants
 from crkb.model import Document, GlossaryEntry, Rule
+from crkb.sources.completeness import chapters
 
 STATUSES = ("carried", "renumbered", "review", "new", "removed")
 
@@ -42,6 +43,9 @@ class CarriedRule:
     en_new_changes: list[Span] = field(default_factory=list)
     terms: list[dict[str, str | None]] = field(default_factory=list)
     en_old_examples: list[str] = field(default_factory=list)
+    # new to the translation, not to the rules: V's English has the rule, or V's copy lacks its
+    # whole chapter (the 2021-09-24 pages hold no chapter 4), so there was nothing to carry
+    untranslated: bool = False
 
     def example_steps(self) -> list[ExampleStep]:
         """How W's examples come from V's (`example_steps`); none but review rules change."""
@@ -64,6 +68,7 @@ class CarriedRule:
             "en_new": self.en_new,
             "terms": self.terms,
             "kind": self.kind,
+            "untranslated": self.untranslated,
             "zh_examples": self.zh_examples,
             "en_examples": self.en_examples,
             "changed": self.changed_words(),
@@ -154,6 +159,18 @@ class Carry:
     def counts(self) -> dict[str, int]:
         return {s: sum(1 for r in self.rules if r.status == s) for s in STATUSES}
 
+    def untranslated(self) -> int:
+        """How many of the new rules V's English had but its Chinese did not."""
+        return sum(1 for r in self.rules if r.untranslated)
+
+    def summary(self) -> str:
+        """The counts in words, the new rules that V left untranslated said apart."""
+        parts = []
+        for k, v in self.counts().items():
+            n = self.untranslated() if k == "new" else 0
+            parts.append(f"{k} {v}" + (f" ({n} not translated in {self.from_zh})" if n else ""))
+        return ", ".join(parts)
+
     def to_json(self) -> dict[str, object]:
         """`{from_zh, to_en, counts, rules, glossary}` (SPEC `crkb forward --json`)."""
         gcounts = {s: sum(1 for g in self.glossary if g.status == s) for s in STATUSES}
@@ -161,6 +178,7 @@ class Carry:
             "from_zh": self.from_zh,
             "to_en": self.to_en,
             "counts": self.counts(),
+            "untranslated": self.untranslated(),
             "rules": [r.to_json() for r in self.rules],
             "glossary_counts": gcounts,
             "glossary": [g.to_json() for g in self.glossary],
@@ -240,13 +258,15 @@ def carry_rules(
     # rule by its old number whether or not its English text changed, or cites what its
     # English did (a translator may have mended a wrong English citation)
     moves = {o: n for o, n in mapping.items() if o != n}
+    held = chapters(en_old) & chapters(zh_old)
     out: list[CarriedRule] = []
     for w in en_new.rule_map().values():
         o_num = back.get(w.number)
         o = om.get(o_num) if o_num is not None else None
         z = zm.get(o_num) if o_num is not None else None
         if o is None or z is None:
-            out.append(_new(w, o, index, terms))
+            untranslated = o is not None or w.number[:1] not in held
+            out.append(_new(w, o, index, terms, untranslated))
             continue
         text = compare_text(o.text, w.text, mapping)
         examples = compare_examples(o.examples, w.examples, mapping)
@@ -307,7 +327,9 @@ def carry_rules(
     return out
 
 
-def _new(w: Rule, o: Rule | None, index: TermIndex, terms: Mapping[str, str]) -> CarriedRule:
+def _new(
+    w: Rule, o: Rule | None, index: TermIndex, terms: Mapping[str, str], untranslated: bool
+) -> CarriedRule:
     text = "\n".join([w.text, *w.examples])
     return CarriedRule(
         w.number,
@@ -320,6 +342,7 @@ def _new(w: Rule, o: Rule | None, index: TermIndex, terms: Mapping[str, str]) ->
         w.text,
         list(w.examples),
         terms=_suggest(index, terms, text, None),
+        untranslated=untranslated,
     )
 
 

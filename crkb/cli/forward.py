@@ -55,8 +55,7 @@ def cmd_forward(args: argparse.Namespace) -> int:
     if args.json:
         emit(c.to_json())
         return 0
-    counts = ", ".join(f"{k} {v}" for k, v in c.counts().items())
-    print(f"Chinese {c.from_zh} → English {c.to_en}: {counts}")
+    print(f"Chinese {c.from_zh} → English {c.to_en}: {c.summary()}")
     for r in worklist(c):
         num = r.number or r.old_number or ""
         was = (
@@ -64,7 +63,8 @@ def cmd_forward(args: argparse.Namespace) -> int:
             if r.old_number and r.number and r.old_number != r.number
             else ""
         )
-        print(f"{r.status:<8} {num}{was}")
+        untranslated = f" (not translated in {c.from_zh})" if r.untranslated else ""
+        print(f"{r.status:<8} {num}{was}{untranslated}")
     for p in written:
         print(f"wrote {p}")
     return 0

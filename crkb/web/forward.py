@@ -74,6 +74,7 @@ def page(zh: str, en: str) -> str:
         "forward.html",
         carry=c,
         counts=c.counts(),
+        untranslated=c.untranslated(),
         rows=rows,
         status=status,
         chapter=chapter,

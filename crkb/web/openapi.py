@@ -200,11 +200,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "from_zh": _S,
             "to_en": _S,
             "counts": _COUNTS,
+            # how many new rules V's translation lacked, not the rules (a partial copy)
+            "untranslated": _I,
             "rules": _arr(
                 _obj(
                     {
                         "number": _NS,
                         "old_number": _NS,
+                        "untranslated": _B,
                         "status": {
                             "type": "string",
                             "enum": [
