@@ -357,3 +357,37 @@ def test_no_title_in_the_archive_ends_a_sentence_or_closes_a_bracket(archive):
     zh = parsed(str(archive / "zh/txt/2024-04-10.txt")).documents[0].rule_map()
     assert (zh["702.2"].title, zh["702.19"].title) == ("死触", "践踏")
     assert zh["302.5"].text.endswith("）") and zh["302.5"].title is None
+
+
+def test_glossary_entries_without_a_blank_line_between_them_stay_apart():
+    """Some releases lost the blank line between two entries; a headword after a finished
+    definition starts the next entry, while numbered senses stay with their term."""
+    tail = TAIL.replace("See rule 100.1.\n\nAttack", "See rule 100.1.\nAttack")
+    text = doc_text("100.1. First.\n\n100.2. Second.\n\n").replace(TAIL, tail)
+    doc = parse(text)
+    assert [g.term for g in doc.glossary] == ["Ability", "Attack"]
+    assert doc.glossary[0].text.endswith("See rule 100.1.")
+    assert doc.glossary[1].text == "To declare a creature as an attacker. See rule 100.2."
+
+
+@pytest.mark.archive
+def test_no_glossary_entry_of_the_archive_holds_another_headword(archive):
+    """2021-11-15 wrote "Affinity" straight under Adventurer Card's definition: two entries."""
+    (doc,) = parsed(str(archive / "en" / "txt" / "2021-11-15.txt")).documents
+    entries = {g.term: g.text for g in doc.glossary}
+    assert entries["Adventurer Card"].endswith("See rule 716, “Adventurer Cards.”")
+    assert entries["Affinity"].startswith("A keyword ability that reduces how much mana")
+    for path in sorted(archive.glob("en/txt/*.txt")):
+        try:
+            docs = parsed(str(path)).documents
+        except NotARulesDocument:
+            continue
+        for d in docs:
+            terms = {g.term for g in d.glossary}
+            held = [
+                (g.term, line)
+                for g in d.glossary
+                for line in g.text.split("\n")
+                if line.strip() in terms
+            ]
+            assert not held, (path.name, held[:3])

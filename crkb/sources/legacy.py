@@ -17,7 +17,7 @@ from crkb.numbers import parent_of
 from crkb.sources.plaintext import _block, attach_titles, body_start
 
 # "100.1. Text", "102.8 Text", "212.2a Text", "305.3.Text"; "408.f Text" (number slip) too.
-NUMBERED = re.compile(r"^\s*(\d{3})\.(\d*)([a-z]{0,2})(?![\d])\.? ?(.*)$")
+NUMBERED = re.compile(r"^\s*(\d{3})\.(\d*)([a-z]{0,2})(?![\d])\.? *(.*)$")
 SECTION = re.compile(r"^\s*(\d{3})\.?\s+(\S.*)$")
 CHAPTER = re.compile(r"^\s*(\d)\.\s+(\S.*)$")
 # "606. 8b Players win …": a space after the section's dot (read only inside section 606).

@@ -16,7 +16,7 @@ from crkb.model import Document, GlossaryEntry, Kind, Rule
 from crkb.numbers import parent_of
 
 # A numbered line: optional single leading space, the number, an optional dot, optional space.
-NUMBERED = re.compile(r"^ ?(\d{3})\.(\d+)([a-z]{0,2})(?![\d])\.?(?: ?)(.*)$")
+NUMBERED = re.compile(r"^ ?(\d{3})\.(\d+)([a-z]{0,2})(?![\d])\.?(?: *)(.*)$")
 SECTION = re.compile(r"^ ?(\d{3})\.? +(\S.*)$")
 CHAPTER = re.compile(r"^ ?(\d)\. +(\S.*)$")
 EXAMPLE = re.compile(r"^ ?(?:Example:|例如[：:])\s?")
@@ -151,6 +151,41 @@ def parse_rules(lines: Sequence[str], start: int, end: int) -> tuple[list[Rule],
     return rules, warnings
 
 
+# A glossary line that closes a definition: a sentence's end, or a closing quote or bracket.
+_DEFINITION_END = tuple(".。”\"’)）")
+HEADWORD_MAX = 60  # characters: "Active Player, Nonactive Player Order" is 37
+
+
+def _headword(line: str) -> bool:
+    """A line that can be a glossary headword: short, no sentence's end, no sense number."""
+    s = line.strip()
+    return (
+        0 < len(s) <= HEADWORD_MAX
+        and not s.endswith((*_DEFINITION_END, ":", "：", ","))
+        and not s[0].isdigit()
+        and not s[0].islower()
+    )
+
+
+def _entries(block: Sequence[str]) -> list[list[str]]:
+    """One blank-line block as its entries: some releases lost the blank line between two
+    entries (2021-11-15: "…“Adventurer Cards.”" then "Affinity" and its definition), so a
+    headword line after a finished definition, with a definition after it, starts another."""
+    out = [list(block[:2])]
+    for i in range(2, len(block)):
+        line = block[i]
+        if (
+            i + 1 < len(block)
+            and _headword(line)
+            and block[i - 1].rstrip().endswith(_DEFINITION_END)
+            and not _headword(block[i + 1])
+        ):
+            out.append([line])
+        else:
+            out[-1].append(line)
+    return out
+
+
 def parse_glossary(lines: Sequence[str], start: int, end: int) -> list[GlossaryEntry]:
     """Blank-line separated blocks: the term, then its definition lines."""
     entries: list[GlossaryEntry] = []
@@ -159,9 +194,9 @@ def parse_glossary(lines: Sequence[str], start: int, end: int) -> list[GlossaryE
         if line.strip():
             block.append(line)
             continue
-        if block:
-            entries.append(GlossaryEntry(block[0].strip(), "\n".join(block[1:])))
-            block = []
+        for entry in _entries(block) if block else []:
+            entries.append(GlossaryEntry(entry[0].strip(), "\n".join(entry[1:])))
+        block = []
     return entries
 
 
