@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from crkb.cli import main
 from tests.conftest import SEEDS
@@ -794,3 +795,42 @@ def test_marking_in_a_read_only_data_dir_is_one_line(seeds_data, tmp_path, runne
     reviews = data / "reviews.json"
     assert _one_line(err) == f"crkb check: {reviews}: cannot save the verdict: Permission denied"
     assert not reviews.exists() and not list(data.glob(".reviews-*"))
+
+
+@pytest.mark.archive
+def test_chinese_hits_are_read_in_the_newest_rules_and_removed_ones_said_gone(
+    archive_build, client, store
+):
+    """Damage assignment order (509.2 of the 2024-04-12 translation) left the rules in
+    2024-11-08: a judge searching in Chinese is told, and every other Chinese hit opens its rule
+    in the newest release, beside today's English, not the 2024 page."""
+    latest = store.version_ids()[-1]
+    api = client.get("/api/search?q=伤害分配顺序&lang=zh&limit=20").get_json()
+    hits = {h["number"]: h for h in api["hits"]}
+    assert hits["509.2"]["version"] == "2024-04-12" and hits["509.2"]["current_number"] is None
+    assert store.rule(latest, "en", "509.2") is not None  # the number now names another rule
+    out = run("search", "伤害分配顺序", "--lang", "zh", "--data", str(archive_build)).stdout
+    assert out.startswith("509.2 (not in the newest English release) [2024-04-12 zh]")
+    page = BeautifulSoup(client.get("/search?q=伤害分配顺序&lang=zh").data, "html.parser")
+    items = {li.select_one("a.num").get_text().split()[0]: li for li in page.select("li.hit")}
+    gone = items["509.2"]
+    assert gone.select_one("a.num")["href"] == "/v/2024-04-12/rules/509.2"
+    said = gone.select_one(".gone a")
+    assert said.get_text() == f"not in the rules of {latest}"
+    assert said["href"] == "/rules/509.2/history?version=2024-04-12"
+    kept = [
+        (n, li)
+        for n, li in items.items()
+        if hits[n].get("current_number", n) is not None and hits[n]["version"] != latest
+    ]
+    assert kept
+    for n, li in kept:
+        now = hits[n].get("current_number", n)
+        assert li.select_one("a.num")["href"] == f"/rules/{now}"
+        assert li.select_one(".gone") is None
+    # a search of an older release keeps its hits there
+    pinned = BeautifulSoup(
+        client.get("/search?q=伤害分配顺序&lang=zh&version=2024-04-12").data, "html.parser"
+    )
+    first = pinned.select_one("li.hit a.num")
+    assert first["href"].startswith("/v/2024-04-12/rules/")

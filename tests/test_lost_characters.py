@@ -152,9 +152,12 @@ def test_the_pages_leave_out_what_a_copy_lost(lossy_build: Path) -> None:
     assert api["summary"]["lost_only"] == len(APOSTROPHES) and len(api["changes"]) == 1
     # the history page: one run of three releases, the copy's among them
     history = client.get("/rules/100.3/history").get_data(as_text=True)
-    assert "the same in 2 releases before, since 2024-01-01" in history
-    changed = client.get("/rules/100.2/history").get_data(as_text=True)
-    assert "the same in 1 release before, since 2024-02-01" in changed
+    assert "the same in 2 later releases, through 2024-03-01" in history
+    changed = BeautifulSoup(client.get("/rules/100.2/history").data, "html.parser")
+    # each run is dated where its change took effect, the releases that kept it after that
+    metas = [m.get_text(" ", strip=True) for m in changed.select(".history .meta")]
+    assert metas == ["2024-02-01 · 100.2 text changed", "2024-01-01 · 100.2"]
+    assert "the same in 1 later release, through 2024-03-01" in changed.get_text()
     # a rule page of the lossy copy says what the copy lost; the sound releases' say nothing
     page = BeautifulSoup(client.get("/v/2024-02-01/rules/100.3").data, "html.parser")
     note = page.select_one(".damaged").get_text()

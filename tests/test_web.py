@@ -768,12 +768,34 @@ def test_a_history_page_shows_each_wording_once_and_every_release_a_click_away(c
     rows = client.get("/api/rules/702.2/history").get_json()["history"]
     page = soup(client.get("/rules/702.2/history?lang=en"))
     items = page.select("ol.history > li")
-    wordings = [(r["number"], r["text"]) for r in rows]
-    changes = 1 + sum(1 for a, b in zip(wordings, wordings[1:], strict=False) if a != b)
-    assert len(items) == changes < len(rows)
-    assert items[0].select_one("p.text").get_text() == rows[-1]["text"]  # newest first
+    starts = [0] + [
+        k
+        for k in range(1, len(rows))
+        if rows[k]["text_changed"] or rows[k]["number"] != rows[k - 1]["number"]
+    ]
+    assert len(items) == len(starts) < len(rows)
+    # newest first, each wording as the release it took effect in wrote it, dated there
+    for li, k in zip(items, reversed(starts), strict=True):
+        assert li.select_one("p.text").get_text() == rows[k]["text"]
+        assert li.select_one(".meta a").get_text().startswith(rows[k]["version"])
     links = {a["href"] for a in page.select("ol.history a")}
     assert {f"/v/{r['version']}/rules/{r['number']}" for r in rows} <= links
+
+
+def test_a_history_dates_each_change_where_it_took_effect_and_no_quote_is_one(client):
+    """Trample's 702.19b first named battles in 2023-04-14; 2019-01-25 wrote its ’ as ' and
+    2019-05-03 curled them back, which changed no rule."""
+    page = soup(client.get("/rules/702.19b/history"))
+    runs = {
+        li.select_one(".meta a").get_text(" ", strip=True).split(" · ")[0]: li
+        for li in page.select("ol.history > li")
+    }
+    battle = runs["2023-04-14"]
+    assert "text changed" in battle.select_one(".meta").get_text()
+    assert "battle" in " ".join(x.get_text() for x in battle.select("p.text ins"))
+    assert not {"2019-01-25", "2019-05-03"} & set(runs)
+    diff = client.get("/api/diff?from=2018-10-05&to=2019-01-25").get_json()
+    assert diff["summary"]["changed"] < 50  # not the 1,419 rules whose quotes were restyled
 
 
 def test_a_diff_marks_only_the_words_that_changed(client, store):

@@ -19,7 +19,7 @@ from crkb.diff.lookup import TRANSLATION_NUMBERS
 from crkb.diff.partial import PARTIAL, Copy, copy_translation_numbers, follow, match_copies
 from crkb.graph.terms import build_dictionary, pair_glossaries, parse_terms_list
 from crkb.model import OFFICIAL_FORMATS, Document
-from crkb.search.index import build_index
+from crkb.search.index import GONE, build_index
 from crkb.store import db
 from crkb.store.location import INDEX_DIR, TERMS_FILE
 
@@ -110,7 +110,8 @@ def write_lineage(
 def current_numbers(
     docs: Docs, lineages: Mapping[str, Lineage], copies: Mapping[str, Copy] | None = None
 ) -> dict[tuple[str, str], str]:
-    """(version, number) of each Chinese rule → its number in the newest English release
+    """(version, number) of each Chinese rule → its number in the newest English release, or
+    `GONE` when that release no longer has it: a judge reading an older translation must know
     (`copies`: the English partial copies, matched to the releases around them)."""
     en = lineages.get("en")
     out: dict[tuple[str, str], str] = {}
@@ -130,8 +131,8 @@ def current_numbers(
         for r in doc.rules:
             if r.number in held:
                 now = follow(en, matched, r.number, vid, latest)
-                if now and now != r.number:
-                    out[(vid, r.number)] = now
+                if now != r.number:
+                    out[(vid, r.number)] = now or GONE
     return out
 
 

@@ -35,7 +35,14 @@ def cmd_search(args: argparse.Namespace) -> int:
     if result.get("did_you_mean"):
         print(f"did you mean: {result['did_you_mean']}")
     for hit in result["hits"]:
-        moved = f" (now {hit['current_number']})" if hit.get("current_number") else ""
+        now = hit.get("current_number", hit["number"])
+        moved = (
+            " (not in the newest English release)"
+            if now is None
+            else f" (now {now})"
+            if now != hit["number"]
+            else ""
+        )
         title = f" {hit['title']}" if hit.get("title") else ""
         text = hit["text"] if len(hit["text"]) <= 320 else hit["text"][:300] + " …"  # short: whole
         said = "" if hit["text"] == hit.get("title") else f": {text}"  # a heading is its title

@@ -42,12 +42,25 @@ TOP_CANDIDATES = 8  # fuzzy candidates per rule, taken by shared rare features
 
 
 _SPACES = re.compile(r"\s+")
+# Typography a release changes wholesale and no reader counts as a change of the rules: 2019-01-25
+# wrote every ’ and “ ” of 2018-10-05 straight (1,419 rules "changed"), 2019-05-03 curled them back.
+_TYPOGRAPHY = str.maketrans(
+    {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'}
+    | dict.fromkeys("‐‑‒–—―", "-")
+    | {"…": "..."}
+)
+
+
+def plain_typography(text: str) -> str:
+    """The text with curly quotes, dashes and an ellipsis written plain (`_TYPOGRAPHY`)."""
+    return text.translate(_TYPOGRAPHY)
 
 
 def text_key(text: str) -> str:
     """A rule text as compared across releases: runs of whitespace are one space, none at the
-    ends. Two texts with equal keys say the same thing (a trailing space is no change)."""
-    return _SPACES.sub(" ", text).strip()
+    ends, and curly quotes, dashes and an ellipsis written plain. Two texts with equal keys say
+    the same thing (a trailing space, or ’ written ', is no change)."""
+    return plain_typography(_SPACES.sub(" ", text).strip())
 
 
 def same_text(a: str, b: str) -> bool:

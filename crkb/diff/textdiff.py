@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from crkb.diff.match import plain_typography
 from crkb.markup import Span
 
 # English: words, runs of space, single other characters. Chinese: each CJK character alone.
@@ -20,9 +21,12 @@ def tokens(text: str, lang: str) -> list[str]:
 
 
 def highlight(old: str, new: str, lang: str) -> tuple[list[Span], list[Span]]:
-    """What was taken out of `old` (`del` spans) and put into `new` (`ins` spans)."""
+    """What was taken out of `old` (`del` spans) and put into `new` (`ins` spans); a quote or
+    dash only written otherwise (’ for ') is no change."""
     a, b = tokens(old, lang), tokens(new, lang)
-    sm = SequenceMatcher(None, a, b, autojunk=False)
+    sm = SequenceMatcher(
+        None, [plain_typography(t) for t in a], [plain_typography(t) for t in b], autojunk=False
+    )
     spans_old: list[Span] = []
     spans_new: list[Span] = []
     pos_a = pos_b = 0

@@ -18,6 +18,7 @@ from crkb.errors import BadInput, StoreError
 from crkb.markup import merged_html
 from crkb.search import analysis, bridge, highlight
 from crkb.search.candidates import Ranker
+from crkb.search.index import GONE
 from crkb.search.opened import KEPT, REBUILD, error_reason, stems
 from crkb.search.planning import Needles, clean_query, folded
 
@@ -155,6 +156,8 @@ class Searcher(Ranker):
             "other": self._other(f.lang, f.number, version) if other else None,
             "parent": self._parent(f.lang, f.number, o),
         }
-        if f.cur and f.cur != f.number:
+        if f.cur == GONE:  # the newest English release no longer has the rule
+            hit["current_number"] = None
+        elif f.cur and f.cur != f.number:
             hit["current_number"] = f.cur
         return hit

@@ -39,7 +39,10 @@ USERDICT = "userdict.txt"
 # questions written for each rule (crkb/search/asked.py) as fields of their own; 16: those
 # questions in the rules' words, as a query is read (asked.as_query); 17: accented letters are
 # word letters, folded (Dandân → dandan)
-FORMAT = 17
+# 18: a Chinese rule the newest English release no longer has is marked so (`GONE`)
+FORMAT = 18
+# The `cur` of a Chinese rule whose rule the newest English release no longer has (removed).
+GONE = "-"
 
 _SEE_EN = re.compile(r"^See (?:also )?(.+?)\.?$")
 _SEE_ZH = re.compile(r"^参见(.+?)。?$")

@@ -152,7 +152,7 @@ def parse_rules(lines: Sequence[str], start: int, end: int) -> tuple[list[Rule],
 
 
 # A glossary line that closes a definition: a sentence's end, or a closing quote or bracket.
-_DEFINITION_END = tuple(".。”\"’)）")
+_DEFINITION_END = tuple('.。”"’)）')
 HEADWORD_MAX = 60  # characters: "Active Player, Nonactive Player Order" is 37
 
 

@@ -188,27 +188,31 @@ class Run:
     """Releases in a row that hold a rule with the same number and text (newest first)."""
 
     number: str
-    text: str | None
+    text: str | None  # as the run's first release wrote it: where its change took effect
     versions: list[str]  # newest first
     change: str = ""  # from the run before it: "renumbered", "text changed" or both ("": first)
+
+    @property
+    def since(self) -> str:
+        """The release the run starts at: where its change took effect."""
+        return self.versions[-1]
 
 
 def history_runs(rows: list[dict[str, Any]]) -> list[Run]:
     """A rule's history (oldest first) as runs of unchanged releases, newest first: on a phone
     the ~120 releases of an old rule read as the dozen times it changed. A release is unchanged
-    as the history says (`text_changed`): a copy that only lost characters stays in its run."""
+    as the history says (`text_changed`): a copy that only lost characters, or wrote ’ as ',
+    stays in its run."""
     runs: list[Run] = []
-    newer: dict[str, Any] | None = None
-    for row in reversed(rows):
+    older: dict[str, Any] | None = None
+    for row in rows:
         number, text, version = str(row["number"]), row["text"], str(row["version"])
-        if runs and newer is not None and runs[-1].number == number and not newer["text_changed"]:
-            runs[-1].versions.append(version)
+        if runs and older is not None and runs[-1].number == number and not row["text_changed"]:
+            runs[-1].versions.insert(0, version)
         else:
-            runs.append(Run(number, text, [version]))
-        newer = row
-    for run, older in zip(runs, runs[1:], strict=False):
-        said = ["renumbered"] if run.number != older.number else []
-        if run.text != older.text:
-            said.append("text changed")
-        run.change = ", ".join(said) or "unchanged"  # a copy's lost characters only
-    return runs
+            said = [] if older is None else ["renumbered"] if older["number"] != number else []
+            if older is not None and row["text_changed"]:
+                said.append("text changed")
+            runs.append(Run(number, text, [version], ", ".join(said)))
+        older = row
+    return runs[::-1]

@@ -24,10 +24,15 @@ def hits_html(
     latest: str,
     rule_href: Href,
     highlight: Callable[[str], str],
+    history_href: Callable[[str, str], str] | None = None,
 ) -> Markup:
     """`<ol class="hits">…</ol>`: each hit's number and title linked to its rule (pinned to its
     release unless that is the newest), its parent once per run of hits under it, its
-    highlighted text and a link to it side by side with the other language."""
+    highlighted text and a link to it side by side with the other language.
+
+    With `history_href` (a search of the newest rules), a hit from an older translation links
+    to its rule in the newest release, where its Chinese is read beside today's English; a rule
+    that release no longer has is said to be gone, with a link to its history."""
     out = ['<ol class="hits">\n']
     hrefs: dict[tuple[str, str | None, str | None], str] = {}
 
@@ -42,15 +47,23 @@ def hits_html(
     for i, h in enumerate(hits):
         lang, number = h["lang"], h["number"]
         pinned = None if h["version"] == latest else h["version"]
+        now = h.get("current_number", number)
+        gone = pinned is not None and "current_number" in h and now is None
+        # the rule as the newest release numbers it: an older translation's rule is read there
+        linked, at = (now, None) if history_href and pinned and not gone else (number, pinned)
         title = f" {escaped(h['title'])}" if h.get("title") else ""
         out.append(
             f'    <li class="hit" lang="{"zh-Hans" if lang == "zh" else "en"}">\n'
-            f'      <a class="num" href="{href(number, pinned)}">'
+            f'      <a class="num" href="{href(linked, at)}">'
             f"{escaped(number)}{title}</a>\n"
             f'      <span class="meta">{escaped(lang)} · {escaped(h["version"])}'
         )
-        now = h.get("current_number")
-        if now and now != number:
+        if gone:
+            said = f"not in the rules of {escaped(latest)}"
+            if history_href is not None:
+                said = f'<a href="{escaped(history_href(number, h["version"]))}">{said}</a>'
+            out.append(f' · <span class="gone">{said}</span>')
+        elif now and now != number:
             out.append(f' · now <a href="{href(now)}">{escaped(now)}</a>')
         out.append("</span>\n")
         parent = h.get("parent")
@@ -63,7 +76,7 @@ def hits_html(
         other = "en" if lang == "zh" else "zh-Hans"
         out.append(
             f'      <p class="text">{highlight(h.get("highlight") or h["text"])}</p>\n'
-            f'      <a class="other" lang="{other}" href="{href(number, pinned, "both")}">'
+            f'      <a class="other" lang="{other}" href="{href(linked, at, "both")}">'
             f"{TO_ZH if lang == 'en' else TO_EN}</a>\n"
             "    </li>\n"
         )

@@ -104,6 +104,12 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "text": _S,
             "highlight": _S,
             "score": {"type": "number"},
+            "current_number": {
+                **_NS,
+                "description": "a hit of an older translation: its rule's number in the newest"
+                " English release, null when that release no longer has the rule (absent: the"
+                " same number)",
+            },
         }
     ),
     "Search": _obj(

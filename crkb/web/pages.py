@@ -425,7 +425,14 @@ def search() -> ResponseReturnValue:
         slang=lang,
         result=result,
         read_in=read_in,
-        hits=hits_html(result["hits"], common["latest"], rule_hrefs(), highlighted)
+        hits=hits_html(
+            result["hits"],
+            common["latest"],
+            rule_hrefs(),
+            highlighted,
+            # a search of the newest rules reads an older translation's hits in them
+            None if version else _history_href,
+        )
         if result
         else "",
         svers=version,
@@ -435,6 +442,10 @@ def search() -> ResponseReturnValue:
         no_letter=number if number and "." in number and number[-1] in "lo" else None,
         **common,
     )
+
+
+def _history_href(number: str, version: str) -> str:
+    return url_for("pages.history", number=number, version=version)
 
 
 PAGE_STEPS = (20, 50, MAX_LIMIT)  # the hits a search page lists, and after "More results"
