@@ -229,7 +229,26 @@ def test_the_release_picker_shows_where_a_rule_went_when_the_release_lacks_it(cl
     added = next(c["new_number"] for c in changes if c["kind"] == "added")
     r = client.get(f"/rules/{added}", query_string={"version": zh, "from": "latest"})
     assert r.status_code == 302 and r.headers["Location"].startswith(f"/rules/{added}/history")
-    assert client.get(r.headers["Location"]).status_code == 200
+    page = client.get(r.headers["Location"])
+    first = client.get(f"/api/rules/{added}/history").get_json()["history"][0]["version"]
+    assert page.status_code == 200 and first > zh
+    said = [b.get_text(" ", strip=True) for b in soup(page).select(".banner")]
+    assert f"Not in the rules of {zh}: the rule first appears in {first}" in said[0]
+
+
+def test_the_current_text_of_a_removed_rule_says_it_was_removed(client, store):
+    """Mana burn (300.3 of 2009-02-01) went in 2009-07-11: "Read the current text" says so."""
+    page = soup(client.get("/v/2009-02-01/rules/300.3"))
+    link = page.select_one(".banner a")
+    assert link.get_text() == "Read the current text"
+    r = client.get(link["href"], follow_redirects=True)
+    said = soup(r).select_one(".banner.ended").get_text(" ", strip=True)
+    latest = store.version_ids()[-1]
+    assert said.startswith(
+        f"This rule was removed: it last appears in 2009-05-01, and the newest release is {latest}"
+    )
+    # a rule in force says nothing of the kind
+    assert soup(client.get("/rules/702.19b/history")).select_one(".banner.ended") is None
 
 
 def test_alias_and_latest_name_the_same_release(client):

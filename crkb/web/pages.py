@@ -124,7 +124,7 @@ def rule(number: str) -> ResponseReturnValue:
         if origin and origin != vid:
             there = number_in(store, target, resolve(store, origin), vid)
             if there is None:  # not in the chosen release: where it was, release by release
-                return redirect(url_for("pages.history", number=target, version=origin))
+                return redirect(url_for("pages.history", number=target, version=origin, absent=vid))
             target = there
         if vid == store.version_ids()[-1]:
             return redirect(url_for("pages.rule", number=target, **query))
@@ -546,11 +546,21 @@ def history(number: str) -> ResponseReturnValue:
         if result["version"] != vid:  # an old number: the rule the last release to have it had
             return redirect(url_for("pages.history", number=n, version=result["version"]))
     runs = data.history_runs(result["history"])
+    newest = store.version_ids(result["lang"])[-1]
+    first = str(result["history"][0]["version"]) if result["history"] else newest
+    last = str(result["history"][-1]["version"]) if result["history"] else newest
+    # asked for in a release that lacks it (the release picker, "Read the current text")
+    absent = request.args.get("absent")
+    if absent not in store.version_ids() or absent == newest:
+        absent = None
     return render_template(
         "history.html",
         number=n,
         result=result,
         runs=runs,
+        ended=(last, newest) if last < newest else None,
+        absent=absent,
+        first=first,
         put_in=_put_in(runs, result["lang"]),
         **_common(store, vid),
     )
