@@ -269,6 +269,25 @@ def test_replacement_characters_are_counted_and_flagged():
     assert doc.rule_map()["100.1"].text == "A broken \ufffd character."
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_bad_byte_in_a_utf8_file_costs_that_byte_alone(lang):
+    """A stray byte in a UTF-8 file once sent the whole file to MacRoman (every ’ read `âÄô`)
+    or, Chinese, to no language at all: it is one replacement character, flagged."""
+    quoted = (
+        "A player’s “turn” — the rest."
+        if lang == "en"
+        else "牌手的“回合”——其余部分。例如：这个“生物”。"
+    )
+    body = "".join(f"100.{i}. {quoted} {i}\n\n" for i in range(1, 9))
+    data = doc_text(body).encode("utf-8")
+    cut = data.index("100.5.".encode())
+    result = read_bytes(data[:cut] + b"\x81" + data[cut:], "2024-04-10.txt")
+    (doc,) = result.documents
+    rules = doc.rule_map()
+    assert rules["100.1"].text == f"{quoted} 1" and rules["100.8"].text == f"{quoted} 8"
+    assert doc.flags["replacement_chars"] == 1
+
+
 def test_truncated_document_is_flagged():
     text = doc_text("100.1. First.\n\n")
     cut = text[: text.index("Glossary\n\nAbility")]

@@ -202,6 +202,22 @@ def _chinese(text: str) -> bool:
     return han >= CHINESE_SHARE * len(text) and stops * 100 >= han
 
 
+# A file whose UTF-8 reading holds this many well-formed characters beyond ASCII for each byte it
+# cannot read is UTF-8 with a few damaged bytes (a cp1252 or GB18030 file read as UTF-8 fails
+# on nearly every high byte), read as UTF-8 with those bytes replaced (U+FFFD), and counted.
+UTF8_SHARE = 10
+UTF8_MIN = 20  # well-formed characters beyond ASCII, at least: a short file proves nothing
+
+
+def _damaged_utf8(data: bytes) -> str | None:
+    """The text of a UTF-8 file with a few bytes that are no UTF-8, those bytes replaced; None
+    when the file is in another encoding."""
+    text = data.decode("utf-8-sig", errors="replace")
+    bad = text.count("\ufffd")
+    good = sum(1 for ch in text if ord(ch) > 127) - bad
+    return text if good >= UTF8_MIN and good >= UTF8_SHARE * bad else None
+
+
 def normalise_newlines(text: str) -> str:
     """CRLF, bare CR and mixtures become LF."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -224,7 +240,10 @@ def decode(data: bytes) -> Decoded:
             text = data.decode("utf-8-sig")
             enc = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
         except UnicodeDecodeError:
-            text, enc = _decode_chinese(data) or _decode_single_byte(data)
+            if (damaged := _damaged_utf8(data)) is not None:
+                text, enc = damaged, "utf-8"
+            else:
+                text, enc = _decode_chinese(data) or _decode_single_byte(data)
     text = text.lstrip("\ufeff")
     controls = len(_CONTROL.findall(text, 0, 65536))
     if controls > 0.01 * max(1, min(len(text), 65536)):
