@@ -10,8 +10,10 @@ anything is parsed. A bundle member is named `<bundle>:<member>`
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +27,24 @@ _IGNORED_NAMES = re.compile(
 )
 
 
+MAX_BYTES = 20_000_000  # larger than any rules document (the biggest, ~1.6 MB), by far
+
+
+def file_bytes(path: Path) -> bytes:
+    """A source file's bytes; OSError saying why for what is no file to read whole: a pipe or a
+    device (reading it would wait, or never end) or more bytes than any rules document."""
+    st = path.stat()  # a symlink is followed; a loop or a missing file raises here
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a pipe, a socket or a device)")
+    if st.st_size > MAX_BYTES:
+        raise OSError(errno.EFBIG, f"{st.st_size} bytes is larger than any rules document")
+    with path.open("rb") as f:
+        return f.read(MAX_BYTES + 1)
+
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
     """One candidate file: the name shown for it, its key within its layer, its layer, and its
@@ -36,13 +56,16 @@ class Item:
     data: bytes | None = None
 
     def read(self) -> bytes:
-        return self.data if self.data is not None else Path(self.name).read_bytes()
+        return self.data if self.data is not None else file_bytes(Path(self.name))
 
     def head(self, n: int) -> bytes:
-        """The first n bytes (a file on disk is not read whole)."""
+        """The first n bytes (a file on disk is not read whole; a pipe or a device, which
+        would wait or never end, not at all: its parse says why)."""
         if self.data is not None:
             return self.data[:n]
         try:
+            if not stat.S_ISREG(os.stat(self.name).st_mode):
+                return b""
             with open(self.name, "rb") as f:
                 return f.read(n)
         except OSError:

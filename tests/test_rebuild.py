@@ -212,3 +212,37 @@ def _wait_for(condition, what: str, seconds: float = 120.0) -> None:
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def test_a_stopped_build_leaves_nothing_behind_and_a_pipe_stops_none(
+    archive: Path, tmp_path: Path
+) -> None:
+    """SIGTERM (`timeout`, systemd) stops a build as Ctrl-C does; what a SIGKILL left is swept
+    by the next build; a named pipe in the corpus is skipped with its reason, not waited on."""
+    corpus, data = tmp_path / "corpus", tmp_path / "data"
+    _copy(archive, corpus, FIRST[:1])
+    code, err = _build(corpus, data)
+    assert code == 0, err
+    published = _builds(data)
+
+    def started() -> subprocess.Popen:
+        proc = _crkb(corpus, data)
+        _wait_for(lambda: any((data / "builds").glob(".tmp-*")), "the build's work directory")
+        return proc
+
+    proc = started()
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.strip().endswith("interrupted; nothing was changed")
+    assert not list((data / "builds").glob(".tmp-*"))
+    proc = started()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert list((data / "builds").glob(".tmp-*"))  # a kill leaves its work directory
+    os.mkfifo(corpus / "en" / "txt" / "2025-05-05.txt")
+    proc = _crkb(corpus, data)
+    _out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert "2025-05-05.txt: cannot read: not a regular file" in err
+    assert not list((data / "builds").glob(".tmp-*"))
+    assert _builds(data) - published and os.readlink(data / "current").startswith("builds/")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not corpus:
         raise BadInput("--no-bundled: give the corpus to build (--corpus DIR or CRKB_CORPUS)")
     data = Path(args.data) if args.data else config.data_dir()
+    # a SIGTERM (`timeout`, systemd, docker stopping a container) stops a build as Ctrl-C does:
+    # its unfinished directory removed, the build before it still serving
+    before = signal.signal(signal.SIGTERM, _interrupt)
     try:
         vetted = 0 if args.no_bundled else 1  # the bundle's known skips fail no --strict
         report = build(corpus, data, strict=args.strict, vetted=vetted, finish=_render_pages)
@@ -34,11 +38,17 @@ def cmd_build(args: argparse.Namespace) -> int:
         for path, what in e.reported:
             print(f"recognised, not stored: {path}: {what}", file=sys.stderr)
         raise
+    finally:
+        signal.signal(signal.SIGTERM, before)
     try:
         _tell(report)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted after publishing {report.path}, which now serves") from None
     return 0
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _render_pages(view: Path) -> dict[str, float]:

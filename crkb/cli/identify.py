@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from crkb.cli.options import emit, open_store, reads_store
+from crkb.corpus import file_bytes
 from crkb.errors import BadInput
 from crkb.sources.decode import NotText, decode
 
@@ -16,7 +17,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     try:
-        text = decode(path.read_bytes()).text
+        text = decode(file_bytes(path)).text
     except (OSError, NotText) as e:
         raise BadInput(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     result = identify_text(text, open_store(args), source=str(path))

@@ -10,6 +10,7 @@ import itertools
 import re
 from pathlib import Path
 
+from crkb.corpus import MAX_BYTES, file_bytes
 from crkb.errors import NotARulesDocument
 from crkb.graph.references import link_document
 from crkb.model import Document, ParseResult
@@ -18,7 +19,6 @@ from crkb.sources.decode import NotText, decode
 from crkb.sources.language import cjk_share
 from crkb.sources.script import TRADITIONAL, simplified_copy
 
-MAX_BYTES = 20_000_000
 MAX_LINE = 100_000
 _RULE_LINE = re.compile(r"^ ?\d{3}\.\d+[a-z]?\.? ?\S", re.M)
 _MODERN_START = "2009-07-01"
@@ -180,7 +180,7 @@ def read_file(path: str | Path) -> ParseResult:
     """Parse one file from disk."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = file_bytes(p)
     except IsADirectoryError:
         raise _refuse(str(path), "it is a directory") from None
     except OSError as e:

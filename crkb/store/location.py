@@ -64,7 +64,28 @@ def new_build_dir(data: Path) -> Path:
         path.mkdir()
     except OSError as e:
         raise cannot_write(data, e) from None
+    for p in builds.iterdir():  # what a build killed outright (SIGKILL, power) left behind
+        if p != path and _stale(p):
+            shutil.rmtree(p, ignore_errors=True)
     return path
+
+
+def _stale(p: Path) -> bool:
+    """An unfinished build (`.tmp-<time>-<pid>-<n>`, or its `.preview`) whose process is gone,
+    or that has not been touched for an hour."""
+    if not p.name.startswith(".tmp-"):
+        return False
+    parts = p.name.removesuffix(".preview").split("-")
+    try:
+        os.kill(int(parts[2]), 0)
+    except (IndexError, ValueError, ProcessLookupError):
+        return True
+    except PermissionError:
+        pass  # a process of another user: alive
+    try:
+        return time.time() - p.stat().st_mtime > 3600
+    except OSError:
+        return False
 
 
 def _must_be_directory(data: Path) -> None:
@@ -162,9 +183,7 @@ def _prune(data: Path, keep: Path) -> None:
         (p for p in (data / "builds").iterdir() if p.is_dir() and p != keep),
         key=lambda p: p.stat().st_mtime,
     )
-    stale_tmp = [
-        p for p in builds if p.name.startswith(".tmp-") and time.time() - p.stat().st_mtime > 3600
-    ]
+    stale_tmp = [p for p in builds if _stale(p)]
     finished = [p for p in builds if not p.name.startswith(".tmp-")]
     for p in finished[: max(0, len(finished) - KEEP_OLD_BUILDS)] + stale_tmp:
         shutil.rmtree(p, ignore_errors=True)
