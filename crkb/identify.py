@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -262,11 +262,13 @@ class Fit:
     found: dict[int, list[str]] = field(default_factory=dict)  # fingerprint: version → numbers
 
     def best(self) -> list[int]:
-        """Indexes of the best-scoring versions (empty when nothing matched at all)."""
-        if not self.scores or max(self.matched, default=0) == 0:
+        """Indexes of the best-scoring versions that any rule of the copy matched (empty when
+        nothing matched at all): a version none of it matched is no fit, however it scores."""
+        some = [i for i, m in enumerate(self.matched) if m > 0]
+        if not some:
             return []
-        top = max(self.scores)
-        return [i for i, s in enumerate(self.scores) if s == top]
+        top = max(self.scores[i] for i in some)
+        return [i for i in some if self.scores[i] == top]
 
 
 def blocks(numbers: Iterable[str]) -> list[tuple[str, str]]:
@@ -287,22 +289,32 @@ def blocks(numbers: Iterable[str]) -> list[tuple[str, str]]:
     return [(a, b) for a, b in out]
 
 
+# A stretch whose numbers the copy holds fewer than one in this many of is quoted rules, not an
+# excerpt: 702.9a and 702.90a say nothing of the eighty rules between them.
+SPARSE = 5
+
+
+def _lacked(idx: LangIndex, numbers: set[str]) -> Iterator[str]:
+    """The numbers inside the copy's stretches that the copy lacks, in any version; none of a
+    sparse stretch (`SPARSE`)."""
+    for lo, hi in blocks(numbers):
+        between = idx.numbers_between(lo, hi)
+        lacked = [n for n in between if n not in numbers]
+        if (len(between) - len(lacked)) * SPARSE >= len(between):
+            yield from lacked
+
+
 def _penalise_missing(idx: LangIndex, numbers: set[str], tally: _Tally) -> None:
     """Count, per version, the rules inside the copy's stretches that the copy lacks."""
-    for lo, hi in blocks(numbers):
-        for n in idx.numbers_between(lo, hi):
-            if n not in numbers:
-                tally.add(idx.presence[n], -1)
+    for n in _lacked(idx, numbers):
+        tally.add(idx.presence[n], -1)
 
 
 def _missing_at(idx: LangIndex, numbers: set[str], vi: int) -> int:
     """The same count for one version (when the copy's numbers differ from version to version)."""
-    missing = 0
-    for lo, hi in blocks(numbers):
-        for n in idx.numbers_between(lo, hi):
-            if n not in numbers and any(a <= vi <= b for a, b in idx.presence[n]):
-                missing += 1
-    return missing
+    return sum(
+        1 for n in _lacked(idx, numbers) if any(a <= vi <= b for a, b in idx.presence[n])
+    )
 
 
 def fit_text(idx: LangIndex, rules: Sequence[tuple[str, str]]) -> Fit:

@@ -201,6 +201,26 @@ def test_a_quoted_current_rule_is_current(store) -> None:
     assert result["versions"][-1] == latest and result["changed_since"] == []
 
 
+def test_two_rules_quoted_far_apart_fit_every_release_that_says_both(store) -> None:
+    """Flying (702.9a) and infect (702.90a) quoted alone say nothing of the eighty rules between
+    them: the copy fits every release whose two rules say so, not the releases none of it
+    matched (it once fitted 1999 to 2009, with 0 rules matched)."""
+    latest = store.version_ids("en")[-1]
+    quote = "\n".join(f"{n} {store.rule(latest, 'en', n).text}" for n in ("702.9a", "702.90a"))
+    result = identify_text(quote, store)
+    assert result["rules_matched"] == 2 and result["versions"][-1] == latest
+    saying = [
+        v
+        for v in store.version_ids("en")
+        if all(
+            (r := store.rule(v, "en", n)) is not None
+            and normalise(r.text) == normalise(store.rule(latest, "en", n).text)
+            for n in ("702.9a", "702.90a")
+        )
+    ]
+    assert result["versions"] == saying and len(saying) >= 3
+
+
 def test_a_rule_quoted_by_its_first_sentence_fits_the_releases_whose_rule_begins_so(
     store,
 ) -> None:
@@ -278,7 +298,7 @@ def test_a_clean_quote_of_a_rule_or_a_few_is_not_garbled(
     capsys.readouterr()
     assert main(["identify", str(path), "--data", str(archive_build)]) == 0
     said = capsys.readouterr().out
-    assert "1 rules matched by letters of rule texts" in said and "garbled" not in said
+    assert "1 rule matched by letters of rule texts" in said and "garbled" not in said
 
 
 def test_a_garbled_quote_is_still_garbled(store) -> None:

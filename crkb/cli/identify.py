@@ -34,7 +34,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
     if result["garbled"]:
         how += " (garbled copy)"
     lang = result["language"] or result["lang"]
-    print(f"{path}: {lang} text fits {span}; {result['rules_matched']} rules matched by {how}")
+    n = result["rules_matched"]
+    print(f"{path}: {lang} text fits {span}; {n} rule{'s' if n != 1 else ''} matched by {how}")
     if vs[-1] == result["latest"]:
         print("  current: fits the newest release")
     changed = result["changed_since"]
