@@ -44,7 +44,6 @@ def file_bytes(path: Path) -> bytes:
         return f.read(MAX_BYTES + 1)
 
 
-
 @dataclass(frozen=True, slots=True)
 class Item:
     """One candidate file: the name shown for it, its key within its layer, its layer, and its

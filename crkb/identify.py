@@ -312,9 +312,7 @@ def _penalise_missing(idx: LangIndex, numbers: set[str], tally: _Tally) -> None:
 
 def _missing_at(idx: LangIndex, numbers: set[str], vi: int) -> int:
     """The same count for one version (when the copy's numbers differ from version to version)."""
-    return sum(
-        1 for n in _lacked(idx, numbers) if any(a <= vi <= b for a, b in idx.presence[n])
-    )
+    return sum(1 for n in _lacked(idx, numbers) if any(a <= vi <= b for a, b in idx.presence[n]))
 
 
 def fit_text(idx: LangIndex, rules: Sequence[tuple[str, str]]) -> Fit:
@@ -329,8 +327,10 @@ def fit_text(idx: LangIndex, rules: Sequence[tuple[str, str]]) -> Fit:
             for full, runs in idx.texts_of(number):
                 if part in full:
                     matched.add(runs)
-        sid = idx.spaced_ids.get(spaced(text))
-        if sid is not None:  # equal with its own quotes: breaks ties between quote styles
+        # equal with its own quotes: breaks ties between quote styles, for curly ones only (a web
+        # page or an editor straightens quotes; none curls the straight ones of a release)
+        sid = idx.spaced_ids.get(spaced(text)) if quote_style(text) >= 0 else None
+        if sid is not None:
             exact.add(idx.exact.get(number, {}).get(sid, []))
     penalty = _Tally(size)
     _penalise_missing(idx, {n for n, _ in rules}, penalty)

@@ -221,6 +221,19 @@ def test_two_rules_quoted_far_apart_fit_every_release_that_says_both(store) -> N
     assert result["versions"] == saying and len(saying) >= 3
 
 
+def test_a_copy_whose_quotes_were_straightened_still_fits_the_newest_release(store) -> None:
+    """A web page or an editor writes ’ and “ ” straight: such a copy of today's rules fits
+    today's release, not only the years whose releases wrote them straight."""
+    latest = store.version_ids("en")[-1]
+    doc = store.document(latest, "en")
+    section = [r for r in doc.rules if re.fullmatch(r"702\.9[a-z]?", r.number)]
+    assert any("’" in r.text or "“" in r.text for r in section)
+    straight = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
+    quote = "\n".join(f"{r.number} {r.text.translate(straight)}" for r in section)
+    result = identify_text(quote, store)
+    assert result["versions"][-1] == latest and result["changed_since"] == []
+
+
 def test_a_rule_quoted_by_its_first_sentence_fits_the_releases_whose_rule_begins_so(
     store,
 ) -> None:

@@ -280,7 +280,7 @@ def test_one_bad_byte_in_a_utf8_file_costs_that_byte_alone(lang):
     )
     body = "".join(f"100.{i}. {quoted} {i}\n\n" for i in range(1, 9))
     data = doc_text(body).encode("utf-8")
-    cut = data.index("100.5.".encode())
+    cut = data.index(b"100.5.")
     result = read_bytes(data[:cut] + b"\x81" + data[cut:], "2024-04-10.txt")
     (doc,) = result.documents
     rules = doc.rule_map()
