@@ -32,9 +32,12 @@ def normalise(raw: str) -> str | None:
     s = re.sub(r"^(?:rules?|cr|规则|規則|第)\s*", "", s)  # 規則: typed in Traditional
     s = re.sub(r"^(?:section\s*(?=\d{1,3}$)|chapter\s*(?=\d$))", "", s)
     s = re.sub(r"[章条條节節]$", "", s)  # 第704.5j条 (rule), 第702节 (section), 第7章
-    # typed with spaces on a phone: `702. 2c`, `702 .2c`, `702.2 c`
-    s = re.sub(r"^(\d{3})\s*\.\s*(\d)", r"\1.\2", s)
+    s = re.sub(r"^(\d{3}\.\d+)\s*\(([a-z])\)$", r"\1\2", s)  # 702.19(b), as a list letters
+    s = re.sub(r"^[(\[【]\s*(.*?)\s*[)\]】]$|^(\d.*?)\s*\)$", r"\1\2", s)  # (702.19b), 702.19b)
+    # typed with spaces on a phone: `702. 2c`, `702 .2c`, `702.2 c`; a comma for the dot
+    s = re.sub(r"^(\d{3})\s*[.,]\s*(\d)", r"\1.\2", s)
     s = re.sub(r"^(\d{3}\.\d+)\s+([a-z])$", r"\1\2", s)
+    s = re.sub(r"^(\d{3}\.\d+)\.([a-z])$", r"\1\2", s)  # 702.19.b
     m = _NUMBER.match(s)
     if not m:
         return None

@@ -30,7 +30,8 @@ TALLIES = [
     ("en/txt/2018-06-08.txt", 130, 933, 1351, 243, 543),
     ("en/txt/2019-10-04.txt", 132, 965, 1421, 248, 562),
     ("en/txt/2020-09-25.txt", 133, 982, 1494, 252, 576),
-    ("en/txt/2021-11-15.txt", 137, 1024, 1593, 265, 612),
+    # plus the one entry written with no blank line before it ("Affinity", under Adventurer Card)
+    ("en/txt/2021-11-15.txt", 137, 1024, 1593, 265, 612 + 1),
     ("en/txt/2023-06-16.txt", 142, 1093, 1760, 274, 659),
     ("en/txt/2024-04-10.txt", 144, 1115, 1847, 277, 681),
     ("en/txt/2025-07-25.txt", 146, 1147, 1932, 276, 715),
@@ -57,7 +58,7 @@ def test_counts_equal_independent_tallies(
 
 
 # "702. 37a" (July 2009): the publisher's space after the section's dot is part of the number.
-_NUM = re.compile(r"^ ?\d{3}\. ?\d+[a-z]{0,2}\.? ?")
+_NUM = re.compile(r"^ ?\d{3}\. ?\d+[a-z]{0,2}\.? *")  # the number and every space after it
 
 
 def _modern_files(archive: Path) -> list[Path]:
@@ -68,7 +69,8 @@ def _modern_files(archive: Path) -> list[Path]:
 
 
 def test_every_modern_rule_text_equals_its_source_line(archive):
-    """Over every modern release: a rule's first line is its source line minus the number, exactly;
+    """Over every modern release: a rule's first line is its source line minus the number (and the
+    spaces after it), exactly;
     every further line of its text, and every example, is a line of the source too."""
     checked = 0
     for path in _modern_files(archive):

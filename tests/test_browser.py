@@ -168,6 +168,19 @@ def test_phone_glossary_jumps_to_the_chinese_part(phone, base_url):
     phone.screenshot(path=str(SHOTS / "phone-glossary-zh.png"))
 
 
+def test_phone_rule_page_jumps_between_the_stacked_languages(page, phone, base_url):
+    """On a phone the Chinese of a long rule sits screens below the English: a tap at the
+    English head reaches it, and one there comes back; side by side, no such link shows."""
+    phone.goto(base_url + "/rules/702?lang=both")
+    phone.click("#col-en .colhead a.jump")
+    top = phone.evaluate("document.getElementById('col-zh').getBoundingClientRect().top")
+    assert phone.evaluate("window.scrollY") > 2000 and abs(top) < 50
+    phone.click("#col-zh .colhead a.jump")
+    assert phone.evaluate("window.scrollY") < 1000
+    page.goto(base_url + "/rules/702?lang=both")
+    assert not page.is_visible("#col-en .colhead a.jump")
+
+
 def test_english_in_a_chinese_page_keeps_latin_glyphs(page, base_url):
     """With Chinese chosen, an English hit is not set in the CJK font (full-width quotes)."""
     page.goto(base_url + "/rules/702.2?lang=zh")  # remembers the choice

@@ -362,7 +362,7 @@ def test_badge_counts_leave_the_findings_to_the_report(store, tmp_path: Path) ->
 
 
 def test_the_chapter_filter_takes_the_published_form_and_refuses_what_is_no_number(
-    runner, archive_build: Path, client
+    runner, archive_build: Path, client, capsys
 ) -> None:
     """`--chapter 7.` is `--chapter 7` (numbers are printed with a trailing dot); a value that
     is no chapter, section or rule number is refused with a one-line reason, exit 2 (it used to
@@ -378,11 +378,16 @@ def test_the_chapter_filter_takes_the_published_form_and_refuses_what_is_no_numb
         code, line, _err = said("--chapter", plain)
         assert code == 0 and line == said("--chapter", dotted)[1]
         assert 0 < int(line.split(": ")[1].split()[0]) < total
-    for bad in ("abc", "10", "", "7x"):
+    for bad in ("abc", "10", "", "7x", "0", "099"):
         code, out, err = said("--chapter", bad)
         assert code == 2 and out == ""
         assert err.strip().count("\n") == 0 and err.startswith("crkb check: --chapter ")
         assert "not a chapter, section or rule number" in err
+    with pytest.raises(SystemExit) as stopped:  # an unset variable: no release, not the newest
+        runner("check", "--version", "", data=archive_build)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and err.strip().count("\n") == 0
+    assert "--version: give a release id" in err
     api = "/api/translation?version=2024-04-12&chapter="
     for plain, dotted in (("7", "7."), ("702", "702.")):
         assert client.get(api + dotted).get_json() == client.get(api + plain).get_json()

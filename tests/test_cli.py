@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import errno
+import io
 import json
 import os
 import re
@@ -782,6 +784,14 @@ def test_marked_findings_are_counted_apart_and_listed_with_their_notes_on_the_we
         [f["id"] for f in api["findings"]].index(first["id"])
     ] == ("false_alarm", "同义")
     assert client.get(f"/api/translation?version={vid}&all=maybe").status_code == 400
+    # the CSV a translator opens in a spreadsheet carries the note too
+    code, out, _err = runner("check", "--all", "--csv", data=data)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(rows) == len(report["findings"])
+    assert [(r["status"], r["note"]) for r in rows if r["id"] == first["id"]] == [
+        ("false_alarm", "同义")
+    ]
+    assert all(r["note"] == "" for r in rows if r["id"] != first["id"])
 
 
 def test_marking_in_a_read_only_data_dir_is_one_line(seeds_data, tmp_path, runner, monkeypatch):

@@ -9,6 +9,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from crkb.cli import main
 from crkb.export import links, searchdata
@@ -169,6 +170,9 @@ def test_the_default_pack_holds_both_languages_linked_both_ways(pack: Path):
     index = (pack / "index.html").read_text()
     assert 'href="en/702.html"' in index and 'href="zh/702.html"' in index
     assert info["release"] in index
+    # numbers are written without a trailing dot, as on the site (SPEC)
+    contents = BeautifulSoup(index, "html.parser").select("ol.contents b, ol.contents a")
+    assert contents and not [x for x in contents if re.match(r"\d+(\.\d+)*\. ", x.get_text())]
     for lang in ("en", "zh"):
         assert (pack / lang / "glossary.html").stat().st_size > 10000
         assert 'href="702.html#702.2"' in (pack / lang / "keywords.html").read_text()

@@ -435,6 +435,17 @@ def test_rule_numbers_typed_on_a_chinese_keyboard_and_chapters_named_as_the_rule
     assert normalise("section 702") == "702"
     for typed in ("702.2 c", "702. 2c", "702 .2c", "rule 702.2 c"):  # spaced on a phone
         assert normalise(typed) == "702.2c", typed
+    # slips: a comma for the dot, the letter as a list's (b) or after a dot, in brackets
+    for typed in (
+        "702,2c",
+        "702.2(c)",
+        "702.2 (c)",
+        "702.2.c",
+        "（702.2c）",
+        "702.2c)",
+        "[702.2c]",
+    ):
+        assert normalise(typed) == "702.2c", typed
     for not_a_number in ("第十章", "section 702.1", "chapter 702", "section", "８章节", "702 2c"):
         assert normalise(not_a_number) is None, not_a_number
     assert numbers_in("什么是 ７０２．１９ｂ 和 702。19c") == ["702.19b", "702.19c"]

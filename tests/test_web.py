@@ -236,6 +236,17 @@ def test_the_release_picker_shows_where_a_rule_went_when_the_release_lacks_it(cl
     assert f"Not in the rules of {zh}: the rule first appears in {first}" in said[0]
 
 
+def test_a_history_asked_for_by_a_later_number_links_to_the_rule_it_was(client):
+    """702.19b (trample) was 502.9b in 1999: the 404 of its history there links to it."""
+    r = client.get("/rules/702.19b/history?version=1999-04-23")
+    assert r.status_code == 404
+    went = soup(r).select_one(".went")
+    assert went.get_text(" ", strip=True).startswith(
+        "No rule of 1999-04-23 is numbered 702.19b: that number is a later release's."
+    )
+    assert "/v/1999-04-23/rules/502.9b" in [a["href"] for a in went.select("a")]
+
+
 def test_the_current_text_of_a_removed_rule_says_it_was_removed(client, store):
     """Mana burn (300.3 of 2009-02-01) went in 2009-07-11: "Read the current text" says so."""
     page = soup(client.get("/v/2009-02-01/rules/300.3"))

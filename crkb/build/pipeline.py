@@ -405,7 +405,9 @@ def _gather(
     if strict_from is not None:
         bad = [b for b in asm.skipped + asm.flagged if layer_of.get(b[0], layers) >= strict_from]
         if bad:
-            raise BadInput(f"--strict: {len(bad)} file(s) not used as they are; first: {bad[0][1]}")
+            # every file named, so that one run tells what to mend
+            said = "; ".join(reason for _path, reason in bad)
+            raise BadInput(f"--strict: {len(bad)} file(s) not used as they are: {said}")
     if not asm.docs:
         raise NothingUsable(where, asm.skipped, asm.reported)
     return asm

@@ -32,9 +32,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         emit(result)
     elif args.csv:
         w = csv.writer(sys.stdout)
-        w.writerow(["id", "rule", "kind", "status", "detail", "en", "zh"])
+        w.writerow(["id", "rule", "kind", "status", "detail", "en", "zh", "note"])
         for f in result["findings"]:
-            w.writerow([f["id"], f["rule"], f["kind"], f["status"], f["detail"], f["en"], f["zh"]])
+            row = [f["id"], f["rule"], f["kind"], f["status"], f["detail"], f["en"], f["zh"]]
+            w.writerow([*row, f.get("note") or ""])
     else:
         shown = result["findings"]
         still = sum(1 for f in shown if f["status"] == "open")

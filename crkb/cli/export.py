@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from crkb.cli.options import data_dir, open_store
+from crkb.cli.options import data_dir, open_store, version_option
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -42,7 +42,7 @@ def register(sub: Any) -> None:
     """Add the `export` command to the `crkb` parser."""
     p = sub.add_parser("export", help="write the offline pack (a static site) of the current build")
     p.add_argument("dir", help="folder to write (new, empty, or an earlier pack)")
-    p.add_argument("--version", help="release id, alias or latest (default: the newest)")
+    version_option(p, "release id, alias or latest (default: the newest)")
     p.add_argument(
         "--lang",
         help="languages: en,zh (default; zh left out before the first translation), en, zh",

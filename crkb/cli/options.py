@@ -67,7 +67,15 @@ def reads_store(p: argparse.ArgumentParser) -> None:
 
 def version_option(p: argparse.ArgumentParser, help: str) -> None:
     """`--version V`: a release id, an alias or `latest` (read with crkb.views.params.version)."""
-    p.add_argument("--version", help=help)
+    p.add_argument("--version", type=_release, help=help)
+
+
+def _release(raw: str) -> str:
+    """A release as typed: an empty one is a slip (`--version ""`, an unset variable), not the
+    newest release."""
+    if not raw.strip():
+        raise argparse.ArgumentTypeError("give a release id, an alias or latest, not nothing")
+    return raw
 
 
 def lang_option(p: argparse.ArgumentParser, choices: tuple[str, ...], default: str) -> None:

@@ -198,12 +198,12 @@ def _contents(text: Text) -> str:
     for ch in text.chapters:
         out.append(
             f'<li id="{"ch-" + ch.number if text.lang == "en" else "zh-ch-" + ch.number}">'
-            f"<b>{escape(ch.number)}. {escape(ch.title or ch.text)}</b><ul>\n"
+            f"<b>{escape(ch.number)} {escape(ch.title or ch.text)}</b><ul>\n"
         )
         for s in text.sections:
             if s.number[0] == ch.number:
                 out.append(
-                    f'<li><a href="{text.lang}/{s.number}.html">{escape(s.number)}.'
+                    f'<li><a href="{text.lang}/{s.number}.html">{escape(s.number)}'
                     f" {escape(s.title or s.text)}</a></li>\n"
                 )
         out.append("</ul></li>\n")

@@ -47,9 +47,9 @@ def url_rule_number(raw: str) -> str:
 
 def _scope(raw: str) -> str | None:
     """A chapter, section or rule number (`7`, `702.`, `702.19`) in normal form, else None (a
-    two-digit head, `10`, numbers nothing)."""
+    two-digit head, `10`, numbers nothing; nor does chapter 0, or a section 0xx)."""
     number = normalise(raw) if len(raw) <= _MAX_URL_NUMBER else None
-    if number is None or len(number.split(".")[0]) == 2:
+    if number is None or len(number.split(".")[0]) == 2 or number.startswith("0"):
         return None
     return number
 

@@ -216,7 +216,9 @@ def _damage(store: Store, vid: str) -> str | None:
             " ’, “, ” or a dash (don?t for don’t)"
         )
     if flags.get("replacement_chars"):
-        said.append(f"holds {flags['replacement_chars']} characters it could not read, shown as �")
+        said.append(
+            f"contains {flags['replacement_chars']} characters it could not read, shown as �"
+        )
     if flags.get("truncated"):
         said.append("is cut short: rules after its end are missing")
     if not said:
@@ -542,7 +544,10 @@ def history(number: str) -> ResponseReturnValue:
         if v is not None and there is not None and store.rule(v, "zh", there) is not None:
             result = shapes.history(store, there, v, "zh")
     if result is None:
-        result = shapes.history(store, n, vid, pinned=params.names_release(version))
+        try:
+            result = shapes.history(store, n, vid, pinned=params.names_release(version))
+        except NotFound as e:  # the 404 page says where the number went, a tap away
+            raise missing_rule(n, vid if version else None, str(e)) from None
         if result["version"] != vid:  # an old number: the rule the last release to have it had
             return redirect(url_for("pages.history", number=n, version=result["version"]))
     runs = data.history_runs(result["history"])
