@@ -328,3 +328,20 @@ def test_rules_a_partial_translation_lacks_are_said_apart_from_new_rules(
     body = client.get("/api/translation/forward?zh=2021-09-24&en=2022-06-10").get_json()
     assert body["untranslated"] == len(said)
     assert {r["number"] for r in body["rules"] if r["untranslated"]} == said
+
+
+def test_every_sense_of_a_new_glossary_entry_is_marked_to_translate(archive_build: Path) -> None:
+    """A translator searching the draft for 【待译】 finds each English line to translate: a new
+    entry's second sense ("2. …") too, not only its first line."""
+    store = _store(archive_build)
+    c = forward(store, "2024-04-12", "2025-07-25")
+    draft = draft_text(c, store.document("2024-04-12", "zh")).split("\n")
+    lines = [
+        line
+        for g in c.glossary
+        if g.status == "new" and "\n" in (g.en_new or "")
+        for line in (g.en_new or "").split("\n")
+    ]
+    assert lines
+    for line in lines:
+        assert NEW_MARK + line in draft, line

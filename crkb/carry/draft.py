@@ -65,8 +65,9 @@ def _contents(rules: list[CarriedRule]) -> str:
 
 
 def _entry(g: CarriedEntry) -> tuple[str, str]:
-    if g.status == "new":
-        return NEW_MARK + g.term, NEW_MARK + (g.en_new or "")
+    if g.status == "new":  # each sense to translate marked ("1. …", "2. …" on lines of their own)
+        senses = (g.en_new or "").split("\n")
+        return NEW_MARK + g.term, "\n".join(NEW_MARK + x for x in senses)
     if g.status == "review":
         return g.zh_term or g.term, REVIEW_MARK + (g.zh or "")
     return g.zh_term or g.term, g.zh or ""

@@ -110,7 +110,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 " English release, null when that release no longer has the rule (absent: the"
                 " same number)",
             },
-        }
+        },
+        required=["number", "version", "lang", "title", "text", "highlight", "score"],
     ),
     "Search": _obj(
         {
