@@ -1169,3 +1169,24 @@ def test_the_diff_api_lists_one_kind_of_change_as_the_diff_page_does(client):
     bad = client.get("/api/diff?from=2025-06-06&to=2025-07-25&kind=bogus")
     assert bad.status_code == 400 and "kind must be one of" in bad.get_json()["error"]
     assert client.get("/diff/2025-06-06/2025-07-25?kind=bogus").status_code == 400
+
+
+def test_a_term_the_release_does_not_say_points_to_the_releases_that_did(client, store):
+    """Mana burn left the rules in 2009; max speed is newer than the translation's release:
+    the search page says which releases say the term, with their rules and a search there."""
+    latest = store.version_ids()[-1]
+    page = soup(client.get("/search?q=mana+burn"))
+    said = page.select_one(".elsewhere")
+    assert said.get_text(" ", strip=True).startswith(f"No rule of {latest} says “mana burn”.")
+    last = said.select("a")[-1]
+    version = last["href"].split("version=")[1]
+    assert version < "2009-07-11" and last.get_text() == f"search {version}"
+    for a in said.select("a")[:-1]:
+        number = a["href"].rsplit("/", 1)[1]
+        assert "mana burn" in store.rule(version, "en", number).text.lower()
+    assert soup(client.get(last["href"])).select_one(".elsewhere") is None
+    older = soup(client.get("/search?q=deathtouch&version=2004-02-01")).select_one(".elsewhere")
+    assert "The rules of " in older.get_text() and f"to {latest} do:" in older.get_text()
+    # a term the release says, a typo and a question get no such note
+    for q in ("trample", "tramle", "what happens when a creature dies"):
+        assert soup(client.get("/search", query_string={"q": q})).select_one(".elsewhere") is None

@@ -412,6 +412,22 @@ class Store:
         found = self._rules("doc=? AND number=?", (did, number), limit=1)
         return found[0] if found else None
 
+    def saying(self, lang: str, phrase: str, version: str | None = None) -> list[tuple[str, str]]:
+        """(version, number) of every rule whose text says `phrase` (ASCII letters in any case),
+        newest release first; only `version`'s when given. A scan of the texts (~50 ms for all
+        English releases): for a phrase a search found nowhere, not for every search."""
+        where, args = "d.lang=?", [lang]
+        if version is not None:
+            where += " AND d.version=?"
+            args.append(version)
+        rows = self.conn.execute(
+            "SELECT d.version, r.number FROM rules r JOIN documents d ON r.doc=d.id"
+            f" WHERE {where} AND instr(lower(r.text), lower(?)) > 0"
+            " ORDER BY d.version DESC, r.ord",
+            (*args, phrase),
+        ).fetchall()
+        return [(str(v), str(n)) for v, n in rows]
+
     def children(self, version: str, lang: str, number: str) -> list[Rule]:
         return self._rules("doc=? AND parent=?", (self.doc_id(version, lang), number))
 

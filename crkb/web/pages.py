@@ -424,6 +424,7 @@ def search() -> ResponseReturnValue:
         "search.html",
         q=q,
         note=note,
+        elsewhere=_elsewhere(store, q, result) if result else None,
         slang=lang,
         result=result,
         read_in=read_in,
@@ -444,6 +445,38 @@ def search() -> ResponseReturnValue:
         no_letter=number if number and "." in number and number[-1] in "lo" else None,
         **common,
     )
+
+
+# A search that reads as a term (a few words, no question): the kind a judge types for a rule
+# that may have left the rules (mana burn) or not reached the translation yet.
+_TERM = re.compile(r"[A-Za-z][A-Za-z' -]{2,40}|[\u3400-\u9fff]{2,10}")
+TERM_WORDS = 4
+
+
+def _elsewhere(store: Store, q: str, result: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the rules say a term that no rule of the searched release says: the releases that
+    did and their rules (newest first), or None. Read for a term-like search only, which the
+    speller did not correct (a typo is in no release either): a scan of every release's texts
+    (~150 ms for English) that only such a search pays."""
+    term = " ".join(q.split())
+    lang, vid = result["lang"], result["version"]
+    if result.get("did_you_mean") or not vid or not _TERM.fullmatch(term):
+        return None
+    if len(term.split()) > TERM_WORDS or store.saying(lang, term, vid):
+        return None
+
+    found = store.saying(lang, term, None)
+    if not found:
+        return None
+    versions = sorted({v for v, _n in found})
+    last = versions[-1]
+    return {
+        "term": term,
+        "first": versions[0],
+        "last": last,
+        "later": last > vid,
+        "numbers": [n for v, n in found if v == last][:5],
+    }
 
 
 def _history_href(number: str, version: str) -> str:
