@@ -62,6 +62,8 @@ def hits_html(
             said = f"not in the rules of {escaped(latest)}"
             if history_href is not None:
                 said = f'<a href="{escaped(history_href(number, h["version"]))}">{said}</a>'
+            if lang == "zh":
+                said += ' <span lang="zh-Hans">（现行规则已无此条）</span>'
             out.append(f' · <span class="gone">{said}</span>')
         elif now and now != number:
             out.append(f' · now <a href="{href(now)}">{escaped(now)}</a>')
