@@ -199,3 +199,7 @@ def test_glossary_of_a_release_before_any_translation_says_so(client, store):
     page = soup(client.get(f"/glossary?version={old}&lang=zh"))
     assert parts(page) == ["en"]
     assert "no translation as of" in page.select_one("p.note").get_text()
+    # a rule page says it in both languages, for the reader who chose Chinese
+    rule = soup(client.get(f"/v/{old}/rules/100.1?lang=both"))
+    said = [n.get_text(" ", strip=True) for n in rule.select("p.note")]
+    assert any(f"no translation as of {old}" in n and f"{old} 版尚无中文翻译" in n for n in said)
