@@ -184,8 +184,7 @@ def worklist_md(c: Carry) -> str:
             lines += [f"## {r.old_number} — removed", "", f"- zh: {r.zh or ''}", ""]
             continue
         moved = f" (was {r.old_number})" if r.old_number and r.old_number != r.number else ""
-        untranslated = f" (not translated in {c.from_zh})" if r.untranslated else ""
-        lines += [f"## {r.number}{moved} — {r.status}{untranslated}", ""]
+        lines += [f"## {r.number}{moved} — {r.status}{c.untranslated_note(r)}", ""]
         if r.status == "review":
             if r.en_old_changes or r.en_new_changes:
                 lines.append(f"- en old: {_marked(r.en_old or '', r.en_old_changes)}")

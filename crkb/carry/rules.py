@@ -163,6 +163,10 @@ class Carry:
         """How many of the new rules V's English had but its Chinese did not."""
         return sum(1 for r in self.rules if r.untranslated)
 
+    def untranslated_note(self, r: CarriedRule) -> str:
+        """What a worklist line adds for a rule new to the translation only ("" for others)."""
+        return f" (not translated in {self.from_zh})" if r.untranslated else ""
+
     def summary(self) -> str:
         """The counts in words, the new rules that V left untranslated said apart."""
         parts = []

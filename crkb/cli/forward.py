@@ -63,8 +63,7 @@ def cmd_forward(args: argparse.Namespace) -> int:
             if r.old_number and r.number and r.old_number != r.number
             else ""
         )
-        untranslated = f" (not translated in {c.from_zh})" if r.untranslated else ""
-        print(f"{r.status:<8} {num}{was}{untranslated}")
+        print(f"{r.status:<8} {num}{was}{c.untranslated_note(r)}")
     for p in written:
         print(f"wrote {p}")
     return 0
