@@ -191,6 +191,24 @@ def duplicate_rule(en, zh, baseline, used):
     return "doubled_rule", r.number
 
 
+def misnumber_rule(en, zh, baseline, used):
+    """A subrule labelled with the number of the subrule before it (as the 2021-09-24 and
+    2022-06-10 translations did): one finding on the English number, no doubled or missing."""
+    quiet = _quiet(zh, baseline, used)
+    quiet_numbers = {q.number for q in quiet}
+
+    def after_a_quiet_sibling(r: Rule) -> bool:
+        at = zh.rules.index(r)
+        before = zh.rules[at - 1]
+        return r.kind == "subrule" and before.parent == r.parent and before.number in quiet_numbers
+
+    r = _take(quiet, after_a_quiet_sibling, used)
+    before = zh.rules[zh.rules.index(r) - 1]
+    used.add(before.number)
+    number, r.number = r.number, before.number
+    return "misnumbered_rule", number
+
+
 def extra_number(en, zh, baseline, used):
     r = _take(_quiet(zh, baseline, used), lambda r: r.kind == "subrule", used)
     extra = copy.deepcopy(r)
@@ -301,6 +319,7 @@ def stale_title(en, zh, baseline, used):
 FAULTS: list = [
     delete_rule,
     duplicate_rule,
+    misnumber_rule,
     extra_number,
     drop_example,
     change_cited_number,

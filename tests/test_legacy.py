@@ -136,6 +136,10 @@ def test_wrapped_lines_are_joined(archive: Path):
     assert '"at end of turn"-triggered abilities' in d2.rule_map()["313.1"].text
     assert "\n" not in d2.rule_map()["212.2a"].text  # "212.2c)." inside it is a reference
     assert not doc(archive, "2009-05-01").flags.get("wrapped")
+    # A line broken after a minus sign joins without a space; a suspended hyphen keeps it.
+    d3 = doc(archive, "2004-02-01")
+    assert 'target creature gets -1/-1 until end of turn."' in d3.rule_map()["415.1"].examples[0]
+    assert "power- and toughness-changing" in d3.rule_map()["418.5b"].examples[0]
 
 
 def test_unwrapped_text_is_the_source_line_minus_its_number(archive: Path):

@@ -71,6 +71,10 @@ def test_markdown_line_markup_becomes_plain_words(raw, seen):
             "found at http://gatherer.wizards.com.",
         ),
         ("[color=blue]205.3n Planes have", "205.3n Planes have"),
+        (  # the rules' placeholders are words, not colour tags
+            "700.5. A player’s devotion to [color] is equal to [color 1] and [color 2][/color]",
+            "700.5. A player’s devotion to [color] is equal to [color 1] and [color 2]",
+        ),
         ("====== 9. 休闲式玩法 Casual Variants ======", "9. 休闲式玩法 Casual Variants"),
         ("[[:完整规则|返回完整规则目录]] | [[cr:8|第八章 - 多人游戏规则 Multiplayer Rules]]", ""),
     ],

@@ -364,6 +364,28 @@ def test_a_rule_newer_than_the_translation_asked_in_chinese_says_it_is_shown_in_
     assert any(f"rule {number} is not in the {zh} text" in n for n in notes)
 
 
+def test_a_rule_the_translation_numbers_as_its_sibling_shows_that_text_on_its_page(client, store):
+    """The translation check finds rule numbers a translation gives twice where English has a
+    rule the translation lacks; the English rule's page shows the Chinese text it was given."""
+    from crkb.checks.translation.numbering import misnumbered
+
+    versions = [v for v in store.version_ids() if store.newest_text(v, "zh") == v]
+    found = [
+        (v, e, z)
+        for v in versions
+        for e, z in misnumbered(store.document(v, "en"), store.document(v, "zh"))
+    ]
+    assert found  # the real archive's translations have some
+    for v, e, z in found:
+        page = soup(client.get(f"/v/{v}/rules/{e.number}?lang=zh"))
+        note = page.select_one(".note.misnumbered")
+        assert note is not None, (v, e.number)
+        said = note.get_text(" ", strip=True)
+        assert f"the {v} translation numbers this rule {z.number}" in said
+        assert [p.get_text() for p in note.select(".quoted")] == z.text.split("\n")
+        assert f"rule {e.number} is not in the" not in page.get_text()
+
+
 def test_an_unknown_release_says_where_this_surface_lists_them(client, archive_build, capsys):
     page = soup(client.get("/v/someday/rules/702.9"))
     assert page.select_one(".message").get_text() == (

@@ -26,7 +26,12 @@ _UNDERLINE = re.compile(r"__(.+?)__")
 _NOWIKI = re.compile(r"%%(.*?)%%")
 _TAG = re.compile(r"</?(?:WRAP|wrap|del|sup|sub|nowiki|html|code|file)(?:\s[^<>]*)?>")
 _INCLUDE = re.compile(r"\{\{[^{}]*\}\}")
-_BBCODE = re.compile(r"\[/?(?:url|color|b|i|u|size)(?:=[^\]]*)?\]")
+# BBCode a wiki copy carries: `[url]…[/url]`, `[color=blue]…[/color]`. A colour or size tag
+# opens only with its value: a bare `[color]` is the rules' own placeholder ("devotion to
+# [color]"), words to keep.
+_BBCODE = re.compile(
+    r"\[/(?:url|color|b|i|u|size)\]|\[(?:url|b|i|u)\]|\[(?:url|color|size)=[^\]]*\]"
+)
 _HEADING = re.compile(r"^\s*(={2,6})\s*(.*?)\s*={2,6}\s*$")
 _RULER = re.compile(r"^\s*-{4,}\s*$")
 _BREAK = re.compile(r"\s*\\\\(?=\s|$)")

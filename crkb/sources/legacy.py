@@ -26,6 +26,9 @@ EXAMPLE = re.compile(r"^\s*(?:EXAMPLE|Example)\s*:\s?")
 SENSE = re.compile(r"^\d+\.\s")  # a glossary entry's numbered sense ("2. A game ends …")
 DECORATION = re.compile(r"^\s*[-=_*]{3,}\s*$")
 HYPHEN_END = re.compile(r"[^\s-]-$")  # "state-\nbased", "\"at end of turn\"-\ntriggered"
+# A minus sign the line broke after: "gets -\n1/-1" is "gets -1/-1" (2004-02-01, 415.1).
+MINUS_END = re.compile(r"(?:^|\s)-$")
+MINUS_TAIL = re.compile(r"\s*[0-9X]")
 # Text after a number that shows a wrapped reference ("rule\n212.2c).") rather than a rule.
 _NOT_RULE_START = re.compile(r"^[\s,;:)\]a-z]")
 
@@ -129,7 +132,9 @@ def paragraphs(
         else:
             # "state-" ends its line only where the line broke inside the compound; "power- "
             # (with its space) is a suspended hyphen and keeps the space.
-            out[-1].text = _join(out[-1].text, line, bool(HYPHEN_END.search(lines[i - 1])))
+            head = lines[i - 1]  # its trailing space kept: "power- " is a suspended hyphen
+            broken = HYPHEN_END.search(head) or (MINUS_END.search(head) and MINUS_TAIL.match(line))
+            out[-1].text = _join(out[-1].text, line, bool(broken))
         term = terms and after_blank and indent == 0
         prev_indent = indent
         after_blank = False

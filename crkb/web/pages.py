@@ -152,6 +152,12 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
             missing.append((lang, store.newest_text(vid, lang)))
         else:
             cols.append(col)
+    # a rule the translation numbers as its sibling: said, and its Chinese text shown
+    misnumbered = (
+        served().renumbered(vid).get(number)
+        if any(lang == "zh" and v == vid for lang, v in missing)
+        else None
+    )
     if not cols:
         others = [lang for lang in data.LANGS if lang not in _langs()]
         # the rule may exist only in the language not chosen: shown, and `missing` notes it
@@ -188,6 +194,7 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
         number=number,
         cols=cols,
         missing=missing,
+        misnumbered=misnumbered,
         reworded=reworded,
         damage=_damage(store, vid),
         crumbs=crumbs,

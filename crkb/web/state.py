@@ -11,7 +11,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from crkb.errors import StoreError
+from crkb.errors import NotFound, StoreError
 from crkb.store.db import DB_NAME, Store
 from crkb.store.diskcache import DiskCache
 from crkb.store.location import INDEX_DIR, current_build, current_link, link_target
@@ -167,6 +167,29 @@ class Served:
             ("badge groups", version, self.reviews_stamp()), group
         )
         return groups
+
+    def renumbered(self, version: str) -> dict[str, tuple[str, str]]:
+        """English number → (the number the translation of `version` gives it, its Chinese
+        text) for each rule the translation holds under a sibling's number (the check's
+        `misnumbered_rule` findings): a rule page shows that text where the number finds none.
+        Kept per build as that small map, not the findings."""
+        from crkb.checks.findings import unmark
+        from crkb.checks.store_findings import findings
+
+        def make() -> dict[str, tuple[str, str]]:
+            _bid, store = self.current()
+            try:
+                _vid, found = findings(store, version, keep=False)
+            except (NotFound, StoreError):  # a store built without checks: nothing to say
+                return {}
+            return {
+                f.rule: (f.items[1], unmark(f.zh))
+                for f in found
+                if f.kind == "misnumbered_rule" and len(f.items) == 2
+            }
+
+        kept: dict[str, tuple[str, str]] = self.memoised(("renumbered", version), make)
+        return kept
 
     def index_dir(self) -> Path:
         """The search index beside the store being served (not the `current` link, which a

@@ -8,6 +8,8 @@ its rules; each check lives in the module named after what it compares.
 - `missing_rule`: a rule number of the English text that the translation lacks.
 - `extra_rule`: a rule number only the translation has.
 - `doubled_rule`: a number the translation uses more often than the English text.
+- `misnumbered_rule`: an English rule the translation holds under a sibling's number (that
+  number then appears twice); reported once, on the English number.
 - `example_count`: the rule has a different number of examples.
 - `references`: the rule cites a different set of rules (ranges expanded, so `903.6–903.11` and
   `903.6-11` are the same citation).
@@ -45,6 +47,7 @@ KINDS = (
     "missing_rule",
     "extra_rule",
     "doubled_rule",
+    "misnumbered_rule",
     "example_count",
     "references",
     "numbers",
@@ -71,6 +74,7 @@ class Context:
     pairs: list[tuple[Rule, Rule]] = field(default_factory=list)
     marked: frozenset[str] = frozenset()  # rules a carried-forward draft flags (worklist items)
     steps: stale.Steps | None = None  # the English lineage's neighbour matches, when built
+    renumbered: list[tuple[Rule, Rule]] = field(default_factory=list)  # numbering.misnumbered
 
 
 Check = Callable[[Context], list[Finding]]
@@ -104,7 +108,7 @@ def _terms(ctx: Context) -> list[Finding]:
 # The checks in the order they run, as (name, function of the context): a new check is one
 # function and one line here.
 CHECKS: list[tuple[str, Check]] = [
-    ("rule_numbers", lambda ctx: numbering.rule_numbers(ctx.en, ctx.zh)),
+    ("rule_numbers", lambda ctx: numbering.rule_numbers(ctx.en, ctx.zh, ctx.renumbered)),
     ("per_rule", _per_rule),
     ("terms", _terms),
     ("glossary", lambda ctx: glossary_checks.glossary(ctx.en, ctx.zh, ctx.terms)),
@@ -132,14 +136,15 @@ def check(
     """
     if terms is None:
         terms = build_dictionary([pair_glossaries(en, zh), aligned_terms(en, zh)])
-    zm = zh.rule_map()
+    renumbered = numbering.misnumbered(en, zh)
+    zm = numbering.translations(en, zh, renumbered)
     marked = frozenset(z.number for z in zh.rules if draft.is_marked(z))
     pairs = [
         (e, zm[e.number])
         for e in en.rule_map().values()
         if e.number in zm and e.number not in marked
     ]
-    ctx = Context(en, zh, later_en, terms, pairs, marked, steps)
+    ctx = Context(en, zh, later_en, terms, pairs, marked, steps, renumbered)
     out: list[Finding] = []
     for _name, run in CHECKS:
         out += run(ctx)
