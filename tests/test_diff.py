@@ -253,6 +253,8 @@ def test_highlight_marks_words_in_english_and_characters_in_chinese():
     old, new = _diff_html("白昼与黑夜是称号。", "白天与黑夜是称号。", "zh")
     assert old == "白<del>昼</del>与黑夜是称号。" and new == "白<ins>天</ins>与黑夜是称号。"
     assert _diff_html("same & same", "same & same", "en") == ("same &amp; same",) * 2
+    # a plain-text release's _italic_ marks are typing, not words
+    assert highlight("These _Magic_ rules", "These Magic laws", "en")[1] == [Span(12, 16, "ins")]
 
 
 def test_lineage_follows_a_rule_through_renumbering():

@@ -850,6 +850,20 @@ def test_a_history_dates_each_change_where_it_took_effect_and_no_quote_is_one(cl
     assert diff["summary"]["changed"] < 50  # not the 1,419 rules whose quotes were restyled
 
 
+def test_a_plain_text_releases_typed_typography_is_no_change(client):
+    """2008-2014's plain-text releases typed _Magic_, (TM), -- and <Wizards.com/…> where
+    2014-05-01 printed italics, ™, — and bare addresses: a judge asking what changed there
+    sees the rules that say something new, not the ninety whose typing was restyled."""
+    diff = client.get("/api/diff?from=2014-02-01&to=2014-05-01").get_json()
+    changed = {c["old_number"]: c for c in diff["changes"] if c["kind"] == "changed"}
+    assert diff["summary"]["changed"] == len(changed) < 20
+    assert "207.2c" in changed and "constellation" in changed["207.2c"]["new_text"]
+    assert "100.1" not in changed  # "These _Magic_ rules" → "These Magic rules"
+    page = soup(client.get("/rules/100.1/history"))
+    runs = [li.select_one(".meta a").get_text() for li in page.select("ol.history > li")]
+    assert runs and not [r for r in runs if r.startswith("2014-05-01")]
+
+
 def test_a_diff_marks_only_the_words_that_changed(client, store):
     """A judge reads what changed in a long rule at a glance: each changed rule's old and new
     texts are shown whole, as the source has them, and only the words taken out and put in are

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from crkb.diff.match import plain_typography
+from crkb.diff.match import plain_word
 from crkb.markup import Span
 
 # English: words, runs of space, single other characters. Chinese: each CJK character alone.
@@ -22,10 +22,10 @@ def tokens(text: str, lang: str) -> list[str]:
 
 def highlight(old: str, new: str, lang: str) -> tuple[list[Span], list[Span]]:
     """What was taken out of `old` (`del` spans) and put into `new` (`ins` spans); a quote or
-    dash only written otherwise (’ for ') is no change."""
+    dash only written otherwise (’ for '), or a word's _italic_ marks, is no change."""
     a, b = tokens(old, lang), tokens(new, lang)
     sm = SequenceMatcher(
-        None, [plain_typography(t) for t in a], [plain_typography(t) for t in b], autojunk=False
+        None, [plain_word(t) for t in a], [plain_word(t) for t in b], autojunk=False
     )
     spans_old: list[Span] = []
     spans_new: list[Span] = []
