@@ -36,6 +36,7 @@ def normalise(raw: str) -> str | None:
     s = re.sub(r"^[(\[【]\s*(.*?)\s*[)\]】]$|^(\d.*?)\s*\)$", r"\1\2", s)  # (702.19b), 702.19b)
     # typed with spaces on a phone: `702. 2c`, `702 .2c`, `702.2 c`; a comma for the dot
     s = re.sub(r"^(\d{3})\s*[.,]\s*(\d)", r"\1.\2", s)
+    s = re.sub(r"^(\d{3})\s+(\d{1,3}\s*[a-z]?)$", r"\1.\2", s)  # `702 19`: a keypad has no dot
     s = re.sub(r"^(\d{3}\.\d+)\s+([a-z])$", r"\1\2", s)
     s = re.sub(r"^(\d{3}\.\d+)\.([a-z])$", r"\1\2", s)  # 702.19.b
     m = _NUMBER.match(s)

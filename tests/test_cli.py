@@ -438,6 +438,24 @@ def test_empty_searches_and_unknown_kinds_are_refused_in_one_line(
     assert err.count("\n") == 1 and says in err
 
 
+@pytest.mark.parametrize(
+    ("args", "argument"),
+    [
+        (["diff", "", "2024-04-12"], "FROM"),
+        (["diff", "2024-04-12", " "], "TO"),
+        (["show", "100.1", "--version", ""], "--version"),
+        (["forward", "--zh", "", "--en", "latest"], "--zh"),
+    ],
+)
+def test_an_empty_release_is_refused_not_read_as_the_newest(args, argument):
+    """An unset variable (`crkb diff "$FROM" …`) is a slip: refused in one line naming the
+    argument, never answered about the newest release."""
+    out = run(*args)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1
+    assert f"argument {argument}: give a release id, an alias or latest, not nothing" in out.stderr
+
+
 def test_show_both_reads_a_named_release_as_latest(archive_build, capsys):
     """`--version <the newest id>` is `--version latest`: with both languages, the newest
     translation stands beside it, under its own number for a renumbered rule (Counter)."""

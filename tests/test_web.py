@@ -131,6 +131,16 @@ def test_both_languages_side_by_side_and_the_choice_is_remembered(client):
     assert column(page, "zh-Hans") is None
 
 
+def test_the_language_searched_is_not_the_language_the_site_is_read_in(client):
+    """A reader of Chinese who searches the English text once still reads Chinese after."""
+    client.get("/rules/702.2?lang=zh")
+    for url in ("/search?q=trample&lang=en", "/api/search?q=trample&lang=en"):
+        r = client.get(url)
+        assert r.status_code == 200 and "crkb_lang" not in r.headers.get("Set-Cookie", ""), url
+    page = soup(client.get("/rules/702.2"))
+    assert column(page, "en") is None and column(page, "zh-Hans") is not None
+
+
 def test_a_side_by_side_page_names_each_rule_once(client):
     """Each column's rule and children have ids of their own language (an anchor finds one)."""
     page = soup(client.get("/rules/702.2?lang=both"))
@@ -362,6 +372,20 @@ def test_a_rule_newer_than_the_translation_asked_in_chinese_says_it_is_shown_in_
     assert column(page, "en") is not None and column(page, "zh-Hans") is None
     notes = [n.get_text(" ", strip=True) for n in page.select(".note")]
     assert any(f"rule {number} is not in the {zh} text" in n for n in notes)
+
+
+def test_what_nobody_typed_is_no_query_and_spaces_around_a_release_are_not_part_of_it(client):
+    """A control character alone is no query (400, as an empty one is), and beside words it is
+    dropped; spaces alone show the empty search form; a pasted release id's trailing space is
+    the release."""
+    r = client.get("/api/search?q=%00")
+    assert r.status_code == 400 and "q is required" in r.get_json()["error"]
+    plain = client.get("/api/search?q=trample").get_json()
+    assert client.get("/api/search?q=tram%00ple%01").get_json() == plain
+    page = soup(client.get("/search?q=%20%20"))
+    assert "results for" not in page.get_text() and "No rule holds" not in page.get_text()
+    r = client.get("/api/rules/702.19b?version=2024-04-12%20")
+    assert r.status_code == 200 and r.get_json()["version"] == "2024-04-12"
 
 
 def test_a_rule_the_translation_numbers_as_its_sibling_shows_that_text_on_its_page(client, store):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from crkb.cli.options import emit, lang_option, open_store, reads_store, version_option
+from crkb.cli.options import emit, lang_option, open_store, reads_store, release, version_option
 from crkb.views import params, shapes
 
 
@@ -51,8 +51,8 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     d = sub.add_parser("diff", help="changes between any two versions")
-    d.add_argument("old", metavar="FROM")
-    d.add_argument("new", metavar="TO")
+    d.add_argument("old", metavar="FROM", type=release)
+    d.add_argument("new", metavar="TO", type=release)
     lang_option(d, params.TEXT_LANGS, "en")
     reads_store(d)
     d.set_defaults(func=cmd_diff)

@@ -8,7 +8,7 @@ from typing import Any
 
 from crkb.carry.draft import draft_text, worklist, worklist_csv, worklist_md
 from crkb.carry.release import forward
-from crkb.cli.options import emit, open_store, reads_store
+from crkb.cli.options import emit, open_store, reads_store, release
 from crkb.errors import BadInput
 
 
@@ -17,8 +17,10 @@ def register(sub: Any) -> None:
     f = sub.add_parser(
         "forward", help="carry the Chinese translation of a release to a later English release"
     )
-    f.add_argument("--zh", required=True, metavar="V", help="release with the Chinese text")
-    f.add_argument("--en", required=True, metavar="W", help="later English release")
+    f.add_argument(
+        "--zh", required=True, metavar="V", type=release, help="release with the Chinese text"
+    )
+    f.add_argument("--en", required=True, metavar="W", type=release, help="later English release")
     f.add_argument("--out", metavar="DIR", help="write <W>-zh-draft.txt, worklist.md, worklist.csv")
     reads_store(f)
     f.set_defaults(func=cmd_forward)

@@ -67,10 +67,10 @@ def reads_store(p: argparse.ArgumentParser) -> None:
 
 def version_option(p: argparse.ArgumentParser, help: str) -> None:
     """`--version V`: a release id, an alias or `latest` (read with crkb.views.params.version)."""
-    p.add_argument("--version", type=_release, help=help)
+    p.add_argument("--version", type=release, help=help)
 
 
-def _release(raw: str) -> str:
+def release(raw: str) -> str:
     """A release as typed: an empty one is a slip (`--version ""`, an unset variable), not the
     newest release."""
     if not raw.strip():

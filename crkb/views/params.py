@@ -60,8 +60,9 @@ def chapter(raw: str | None) -> str | None:
         return None
     number = _scope(raw)
     if number is None:
-        # 404 as a rule number that is none: the OpenAPI document gives the filter no pattern
-        raise NotFound(f"chapter {raw[:40]!r} is not a chapter, section or rule number (7, 702)")
+        # a filter that is no number is a bad parameter (400), as `kind=bogus` is: 404 is for a
+        # rule or release that well-formed input names and the store lacks
+        raise BadInput(f"chapter {raw[:40]!r} is not a chapter, section or rule number (7, 702)")
     return number
 
 
@@ -99,7 +100,9 @@ def version(store: Store, name: str | None, lang: str | None = None) -> str:
 
 
 def url_version(store: Store, name: str | None, lang: str | None = None) -> str:
-    """A version id from a URL or form value; path tricks are unknown versions."""
+    """A version id from a URL or form value (spaces around it, as a pasted id carries, are
+    not part of it); path tricks are unknown versions."""
+    name = name.strip() if name else name
     if name and name != "latest" and not _URL_VERSION.match(name):
         unknown = NotFound(f"unknown version {name[:40]!r}")
         unknown.listed = True

@@ -376,9 +376,13 @@ def searcher() -> Searcher:
     return kept
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
 def search_args() -> tuple[str, str, str | None, int]:
     """(q, lang, version, limit) from the query string; BadInput when malformed."""
-    q = request.args.get("q", "")
+    # control characters (%00) are nothing anyone typed: a query of them alone is no query
+    q = _CONTROL.sub("", request.args.get("q", ""))
     lang = params.lang(request.args.get("lang") or "auto", (*params.SEARCH_LANGS, "both"))
     if lang == "both":
         lang = "auto"
@@ -394,9 +398,10 @@ def search_args() -> tuple[str, str, str | None, int]:
 def search() -> ResponseReturnValue:
     _bid, store = served().current()
     q, lang, version, limit = search_args()
+    q = q if q.strip() else ""  # spaces alone: the empty search form, not "0 results for '  '"
     if version is not None:
         version = resolve(store, version)
-    number = normalise(q) if q.strip() else None
+    number = normalise(q) if q else None
     at = version or store.version_ids()[-1]
     if number is not None and (
         any(

@@ -66,11 +66,17 @@ def page_key(kept: Served, req: Request) -> tuple[object, ...] | None:
     return (build_id, kept.reviews_stamp(), where, query, choice_of(req))
 
 
+# Paths whose `?lang=` is not the reader's choice of language for the site.
+NOT_A_READING_CHOICE = ("/search", "/api/")
+
+
 def lang_cookie(req: Request) -> str | None:
     """The Set-Cookie value that remembers a `?lang=` the cookie does not hold yet."""
     asked = req.args.get("lang")
     if asked not in LANG_CHOICES or req.cookies.get(LANG_COOKIE) == asked:
         return None
+    if req.path.startswith(NOT_A_READING_CHOICE):
+        return None  # there `lang` is the language searched or answered, not the one read in
     now = int(time.time())
     kept = _COOKIES.get(asked)
     if kept is None or kept[0] != now:  # the same value all through one second
