@@ -100,6 +100,7 @@ def test_players_words_are_put_in_the_rules_words() -> None:
     assert rules_words_zh("翻开变身生物") == "翻开变身生物"  # turning it face up, no reveal
     assert rules_words_zh("放上栈和堆栈") == "放上堆叠和堆叠"
     assert rules_words_zh("死触和召唤病") == "死触和召唤失调"
+    assert rules_words_zh("死亡之触和速攻，生物死亡") == "死触和敏捷，生物死去"
     assert rules_words_zh("生物被杀了，对面池子里") == "生物被消灭了，对手法术力池中"
     assert rules_words_zh("弹回手再下场，回手") == "移回手再进入战场，移回手"
     assert rules_words_zh("巨人杀手") == "巨人杀手"  # a card's name

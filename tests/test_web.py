@@ -211,11 +211,24 @@ def test_an_older_translation_stands_beside_the_rule_it_translates(client, store
     assert "zh" not in client.get(f"/api/rules/{added}?lang=both").get_json()
 
 
-def test_an_older_translations_references_go_to_its_own_release(client, store):
+def test_an_older_translations_references_follow_their_rules_into_the_pages_release(client, store):
+    """The newest Chinese text is an older release's, numbered as that release: a reference in
+    it is followed from there to the rule as the page's release numbers it, so a reader of the
+    newest rules stays in them (it used to open the older release, under its old-page banner)."""
     zh = store.version_ids("zh")[-1]
     page = soup(client.get("/rules/702.2?lang=both"))
     refs = [a["href"] for a in column(page, "zh-Hans").select("a.ref")]
-    assert refs and all(h.startswith(f"/v/{zh}/rules/") for h in refs)
+    assert refs and all(h.endswith(f"?version=latest&from={zh}") for h in refs)
+    r = client.get(refs[0])
+    assert r.status_code == 302 and r.headers["Location"].startswith("/rules/")
+    # a rule the newest release numbers otherwise is reached under its new number
+    old, new = next((o, n) for o, n in _moves(client, zh) if "." in o)
+    r = client.get(f"/rules/{old}?version=latest&from={zh}")
+    assert r.headers["Location"] == f"/rules/{new}"
+    # on a page of the translation's own release the references are that release's
+    page = soup(client.get(f"/v/{zh}/rules/702.2?lang=zh"))
+    refs = [a["href"] for a in column(page, "zh-Hans").select("a.ref")]
+    assert refs and all(h.startswith(f"/v/{zh}/rules/") and "?" not in h for h in refs)
 
 
 def test_an_old_pages_way_to_the_current_text_follows_renumbering(client, store):

@@ -40,7 +40,7 @@ USERDICT = "userdict.txt"
 # questions in the rules' words, as a query is read (asked.as_query); 17: accented letters are
 # word letters, folded (Dandân → dandan)
 # 18: a Chinese rule the newest English release no longer has is marked so (`GONE`)
-FORMAT = 18
+FORMAT = 19
 # The `cur` of a Chinese rule whose rule the newest English release no longer has (removed).
 GONE = "-"
 

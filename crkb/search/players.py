@@ -255,6 +255,8 @@ ZH_REWRITE: tuple[tuple[str, str], ...] = (
     ("坟场(?!风暴)", "坟墓场"),
     ("墓地(?!鼠)", "坟墓场"),  # not 墓地鼠群, a card
     ("吸血(?!鬼)", "系命"),  # lifelink (before 血 alone; 吸血鬼 is Vampire)
+    ("死亡之触", "死触"),  # deathtouch, its words spelt out (before 死亡 alone: dies)
+    ("速攻", "敏捷"),  # haste, as other games' players call it
     ("(?:回|加)血", "获得生命"),  # gaining life
     ("(?:掉|扣)血", "失去生命"),  # losing life
     ("解场", "消灭所有生物"),  # a board wipe

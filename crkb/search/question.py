@@ -315,6 +315,7 @@ ZH_FILLER = frozenset(
         "呀",
         "了",
         "的",
+        "之",  # the written 的 (死亡之触): alone, jieba's cut of it, a particle and nothing else
         "得",
         "多少",
         "几",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -127,9 +128,20 @@ def render_column(col: data.Column, badges: Badges, link_version: str | None, ve
     return html[:-1] if html.endswith("\n") else html
 
 
-def fill(html: str, version: str, link_version: str | None, root: str = "") -> Markup:
+_FOLLOWED = re.compile(f'/v/{LINK_MARK}/rules/([^"#?]+)')
+
+
+def fill(
+    html: str, version: str, link_version: str | None, root: str = "", follow: str | None = None
+) -> Markup:
     """A kept column for one page: its rule links pinned to `link_version` (or unpinned), its
-    other links to the column's own `version`, all below `root` (the request's script root)."""
+    other links to the column's own `version`, all below `root` (the request's script root).
+    `follow`: the column is an older release's text (a translation) whose numbers are that
+    release's; each rule link follows its rule from there into the page's release (the
+    `?from=` of the release picker), so a reader stays in the release the page is about."""
+    if follow is not None:
+        into = link_version or "latest"
+        html = _FOLLOWED.sub(lambda m: f"/rules/{m[1]}?version={into}&amp;from={follow}", html)
     if link_version is None:
         html = html.replace(f"/v/{LINK_MARK}/rules/", "/rules/")
     else:
@@ -154,9 +166,10 @@ def column_html(
     terms: Callable[[], Terms],
     badges: Badges,
     link_version: str | None,
+    follow: str | None = None,
 ) -> Markup:
     """The column of `number` in one text (`badges`: the open findings it shows, its own and its
-    children's), from the cache or rendered and kept."""
+    children's), from the cache or rendered and kept (`follow`: see `fill`)."""
     name = fragment_name(col.version, col.lang, number, badges)
     html = fragments.get(name)
     if html is None:
@@ -167,7 +180,7 @@ def column_html(
             return Markup(render_column(full, badges, link_version, col.version))
         html = rootless(render_column(full, badges, LINK_MARK, VERSION_MARK), request.script_root)
         fragments.put(name, html)
-    return fill(html, col.version, link_version, request.script_root)
+    return fill(html, col.version, link_version, request.script_root, follow)
 
 
 def marks_in_text(col: data.Column) -> bool:

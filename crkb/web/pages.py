@@ -185,8 +185,10 @@ def _rule_page(raw: str, version: str | None) -> ResponseReturnValue:
             shown,
             lambda: _terms(store, col.version, col.lang),
             badges.get(col.lang, {}).get(shown, {}),
-            # an older translation's references are to its own release's numbers
-            link_version if col.version == vid else col.version,
+            link_version,
+            # an older translation's references are to its own release's numbers: followed
+            # from there into this page's release
+            None if col.version == vid else col.version,
         )
 
     return render_template(
