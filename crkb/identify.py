@@ -59,6 +59,8 @@ _LANG_CODES = {
 MIN_FINGERPRINT = {"en": 24, "zh": 10}
 _ANCHOR = {"en": 16, "zh": 6}
 MIN_PART = 40  # characters of a rule quoted in part that name it (a sentence, not a phrase)
+# Letters of an unnumbered quote that is part of one rule's text, not a phrase many rules use.
+MIN_QUOTED = {"en": 60, "zh": 20}
 _CACHE_SIZE = 4
 
 
@@ -349,6 +351,9 @@ def fit_fingerprints(idx: LangIndex, text: str) -> Fit:
         for fp in anchors.get(blob[i : i + k], ()):
             if fp not in hits and blob.startswith(fp, i):
                 hits.add(fp)
+    if not hits and len(blob) >= MIN_QUOTED[idx.lang]:
+        # no whole rule in it: a sentence or two quoted from one (one scan of the texts)
+        hits = {fp for fp in fps if blob in fp}
     matched, quotes = _Tally(len(idx.versions)), _Tally(len(idx.versions))
     style = quote_style(text)
     per_version: dict[int, list[str]] = {}
@@ -545,8 +550,9 @@ def identify_text(text: str, store: Store, *, source: str = "<text>") -> dict[st
     method = _first_method(read)
     copies = _rules_of(read.documents) if read is not None and method == "text" else {}
     fits = _fits(method, store, text, copies)
-    if method == "text" and garbled and not any(f.best() for f in fits):
-        # mojibake spoils every quote mark of a numbered copy; its letters still match
+    if method == "text" and not any(f.best() for f in fits):
+        # mojibake spoils every quote mark of a numbered copy, and a rule quoted under a wrong
+        # number matches no text of that number; their letters still match
         fits += _fits("fingerprint", store, text, copies)
     if not fits:
         raise BadInput(f"{source}: no rules found to compare with the store")

@@ -253,6 +253,32 @@ def test_a_rule_quoted_by_its_first_sentence_fits_the_releases_whose_rule_begins
         identify_text("702.19b The attacking creature.", store)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rules_sentences_quoted_without_its_number_or_under_a_wrong_one_still_fit(
+    store, lang: str
+) -> None:
+    """A judge pastes two sentences of a rule and no number, or the whole rule under a wrong
+    number: each fits the releases whose rule says that (both used to match nothing)."""
+    latest = store.version_ids(lang)[-1]
+    rule = store.rule(latest, lang, "702.19b")
+    stop = "。" if lang == "zh" else ". "
+    sentences = rule.text.split(stop)
+    part = stop.join(sentences[:2]) + stop.strip()
+    assert part != rule.text
+    for quote in (part, f"702.19c {rule.text}"):
+        result = identify_text(quote, store)
+        assert result["lang"] == lang and result["versions"][-1] == latest, quote
+        saying = [
+            v
+            for v in result["versions"]
+            if (r := store.rule(v, lang, "702.19b")) is not None
+            and letters(quote.removeprefix("702.19c "), lang) in letters(r.text, lang)
+        ]
+        assert saying == result["versions"], quote
+    with pytest.raises(BadInput):  # a phrase many rules use names none
+        identify_text("the creature is attacking", store)
+
+
 def test_a_copy_in_traditional_characters_fits_the_translation_it_was_made_from(store) -> None:
     """Typed in Taiwan or converted with OpenCC: the same rules, in Traditional characters."""
     import opencc
