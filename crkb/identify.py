@@ -37,6 +37,7 @@ _SPACE = re.compile(r"\s+")
 _NOT_LATIN = re.compile(r"[^A-Za-z]+")
 _NOT_CJK = re.compile(r"[^\u4e00-\u9fff]+")
 _RULE_AT_START = re.compile(r"^[\s•·*\-–]*(\d{3}\.\d+[a-z]?|\d{3})\.?(?=\s|[A-Z]|$)", re.M)
+_NUMBERED = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?\.?(?!\w)")
 _CITE = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d+[a-z]?)?)(?![\d])")
 # UTF-8 read as a one-byte code page: a lead byte's letter (Â … ï) before what the code page
 # makes of a continuation byte (0x80–0xBF): "can’t" → "canâ€™t", "é" → "Ã©", "规" → "è§„".
@@ -351,9 +352,10 @@ def fit_fingerprints(idx: LangIndex, text: str) -> Fit:
         for fp in anchors.get(blob[i : i + k], ()):
             if fp not in hits and blob.startswith(fp, i):
                 hits.add(fp)
-    if not hits and len(blob) >= MIN_QUOTED[idx.lang]:
+    quoted = letters(_NUMBERED.sub(" ", text), idx.lang)  # a subrule's letter is no word
+    if not hits and len(quoted) >= MIN_QUOTED[idx.lang]:
         # no whole rule in it: a sentence or two quoted from one (one scan of the texts)
-        hits = {fp for fp in fps if blob in fp}
+        hits = {fp for fp in fps if quoted in fp}
     matched, quotes = _Tally(len(idx.versions)), _Tally(len(idx.versions))
     style = quote_style(text)
     per_version: dict[int, list[str]] = {}

@@ -39,8 +39,10 @@ def test_api_answers_every_generated_request_as_documented(case) -> None:
     # Every built-in check: not_a_server_error, status_code / content_type / response_schema
     # conformance, negative_data_rejection, positive_data_acceptance, unsupported_method.
     # identify judges its text by content: a schema-valid string that quotes no rule is a
-    # documented 400, not a wrongly refused request.
-    excluded = [positive_data_acceptance] if case.operation.path == "/api/identify" else []
+    # documented 400, not a wrongly refused request; so is a carry whose English release is
+    # not later than its Chinese one (a relation between two parameters no schema states).
+    judged = ("/api/identify", "/api/translation/forward")
+    excluded = [positive_data_acceptance] if case.operation.path in judged else []
     case.call_and_validate(headers=PLAIN, excluded_checks=excluded)
 
 

@@ -60,9 +60,10 @@ def chapter(raw: str | None) -> str | None:
         return None
     number = _scope(raw)
     if number is None:
-        # a filter that is no number is a bad parameter (400), as `kind=bogus` is: 404 is for a
-        # rule or release that well-formed input names and the store lacks
-        raise BadInput(f"chapter {raw[:40]!r} is not a chapter, section or rule number (7, 702)")
+        # 404 as a rule number that is none: the OpenAPI document gives the filter no pattern
+        # (the forms `normalise` reads are too many for one), so a schema-valid value the store
+        # names nothing by is "not found", not a bad request
+        raise NotFound(f"chapter {raw[:40]!r} is not a chapter, section or rule number (7, 702)")
     return number
 
 

@@ -110,6 +110,15 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 " English release, null when that release no longer has the rule (absent: the"
                 " same number)",
             },
+            "other": {
+                **_NS,
+                "description": "the same rule's text (a heading's title) in the other language"
+                " of the same release; null when that release has no such text",
+            },
+            "parent": {
+                **_obj({"number": _S, "title": _NS}),
+                "description": "the rule the hit belongs to, whose title says what it is about",
+            },
         },
         required=["number", "version", "lang", "title", "text", "highlight", "score"],
     ),
@@ -138,7 +147,19 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "new_number": _NS,
             "old_text": _NS,
             "new_text": _NS,
-        }
+            "old_title": _NS,
+            "new_title": _NS,
+            "old_examples": _arr(_S),
+            "new_examples": _arr(_S),
+            "text_changed": {**_B, "description": "the rule's own text says something else"},
+            "examples_changed": {**_B, "description": "its examples were reworded, added or cut"},
+            "refs_only": {**_B, "description": "only the rule numbers it cites changed"},
+            "lost_only": {
+                **_B,
+                "description": "the texts differ only where a copy lost characters",
+            },
+        },
+        required=["kind", "old_number", "new_number", "old_text", "new_text"],
     ),
     "Diff": _obj(
         {
@@ -209,6 +230,23 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "counts": _COUNTS,
             # how many new rules V's translation lacked, not the rules (a partial copy)
             "untranslated": _I,
+            # the glossary carried the same way: each English term with its status
+            "glossary": _arr(
+                _obj(
+                    {
+                        "term": _S,
+                        "status": {
+                            "type": "string",
+                            "enum": ["carried", "renumbered", "review", "new", "removed"],
+                        },
+                        "zh_term": _NS,
+                        "zh": _NS,
+                        "en_old": _NS,
+                        "en_new": _NS,
+                    }
+                )
+            ),
+            "glossary_counts": _COUNTS,
             "rules": _arr(
                 _obj(
                     {
@@ -225,9 +263,21 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                                 "removed",
                             ],  # STATUSES
                         },
+                        "kind": {
+                            "type": "string",
+                            "enum": ["chapter", "section", "rule", "subrule"],
+                        },
                         "zh": _NS,
                         "en_old": _NS,
                         "en_new": _NS,
+                        "zh_examples": _arr(_S),
+                        "en_examples": _arr(_S),
+                        "en_old_examples": _arr(_S),
+                        # what the English says differently: the new text's changed phrases,
+                        # and [start, end) spans of the old and new texts that differ
+                        "changed": _arr(_S),
+                        "en_old_changes": _arr(_arr(_I)),
+                        "en_new_changes": _arr(_arr(_I)),
                         "terms": _arr(_obj({"en": _S, "zh": _NS})),
                         # a rule to review: its examples W rewords, adds or drops
                         "example_changes": _arr(
@@ -270,6 +320,17 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                     }
                 )
             ),
+            "latest": {**_S, "description": "the newest release of the copy's language"},
+            "method": {
+                "type": "string",
+                "enum": ["text", "fingerprint", "structure"],
+                "description": "how the copy was matched: by its rules' texts, by its letters"
+                " (a copy that lost its numbers, or a quote), or by its numbers and references"
+                " (a copy in another language)",
+            },
+            "language": {**_NS, "description": "the copy's language, when it is not en or zh"},
+            "garbled": {**_B, "description": "the copy's characters were damaged (mojibake)"},
+            "rules": {**_I, "description": "how many rules of the copy were compared"},
         },
         required=["lang", "versions", "rules_matched", "changed_since"],
     ),
@@ -406,7 +467,8 @@ def document() -> dict[str, Any]:
                                 "type": "string",
                                 "minLength": 1,
                                 "maxLength": MAX_QUERY,
-                                "pattern": r"\S",  # blank queries are refused
+                                # blank queries, and control characters alone, are refused
+                                "pattern": r"[^\s\x00-\x1f\x7f-\x9f]",
                                 "examples": ["deathtouch", "死触", "702.2", "vigilance"],
                             },
                         ),

@@ -22,7 +22,7 @@ from crkb.views import params, shapes
 from crkb.web import data, fragments, urls
 from crkb.web.hits import hits_html
 from crkb.web.render import Link, Terms, highlight, highlighted, linked
-from crkb.web.serving import lang_choice, served
+from crkb.web.serving import lang_choice, reading_choice, served
 
 bp = Blueprint("pages", __name__)
 
@@ -383,8 +383,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 def search_args() -> tuple[str, str, str | None, int]:
     """(q, lang, version, limit) from the query string; BadInput when malformed."""
-    # control characters (%00) are nothing anyone typed: a query of them alone is no query
-    q = _CONTROL.sub("", request.args.get("q", ""))
+    # control characters (%00) are nothing anyone typed: each parts words as a space would, and
+    # a query of them alone is no query
+    q = _CONTROL.sub(" ", request.args.get("q", ""))
     lang = params.lang(request.args.get("lang") or "auto", (*params.SEARCH_LANGS, "both"))
     if lang == "both":
         lang = "auto"
@@ -728,7 +729,14 @@ def _helpers() -> dict[str, Any]:
             start.append(f"{request.script_root}{request.path}?{query}")
         return start[0] + urlencode([("lang", choice)])
 
-    return {"lang_url": lang_url, "max_query": MAX_QUERY}
+    ui_zh = reading_choice(request) == "zh"
+
+    def say(en: str, zh: str) -> str:
+        """A label in the language the site is read in: Chinese for a reader who chose 中文,
+        else English (rule texts and messages are never translated here, only the labels)."""
+        return zh if ui_zh else en
+
+    return {"lang_url": lang_url, "max_query": MAX_QUERY, "say": say, "ui_zh": ui_zh}
 
 
 @bp.get("/v/")

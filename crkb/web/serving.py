@@ -52,6 +52,15 @@ def choice_of(req: Request) -> str:
     return kept if kept in LANG_CHOICES else "both"
 
 
+def reading_choice(req: Request) -> str:
+    """The language the reader reads the site in: `choice_of`, except on pages whose `?lang=`
+    is the language searched (`NOT_A_READING_CHOICE`), where only the cookie says it."""
+    if req.path.startswith(NOT_A_READING_CHOICE):
+        kept = req.cookies.get(LANG_COOKIE)
+        return kept if kept in LANG_CHOICES else "both"
+    return choice_of(req)
+
+
 def page_key(kept: Served, req: Request) -> tuple[object, ...] | None:
     """What a page is cached under: the build, the review file's stamp (rule pages badge open
     findings), the path, the query and the language choice; None for what is never cached."""
@@ -63,7 +72,8 @@ def page_key(kept: Served, req: Request) -> tuple[object, ...] | None:
         query = b""  # a rule page is its path and the language choice: `?lang=` is that choice
     # the script root too: a page's links are below it (a proxy may mount the service on a path)
     where = req.script_root + req.path
-    return (build_id, kept.reviews_stamp(), where, query, choice_of(req))
+    # the query holds `?lang=`; the reading choice is what the page's labels are written in
+    return (build_id, kept.reviews_stamp(), where, query, reading_choice(req))
 
 
 # Paths whose `?lang=` is not the reader's choice of language for the site.
