@@ -112,10 +112,11 @@ def misnumbered(en: Document, zh: Document) -> list[tuple[Rule, Rule]]:
             for j, m in enumerate(candidates)
         ]
         _, k, j = min(fits)
-        if _size(second if k == 0 else first, candidates[j], ratio) > SIZE:
+        copy, rule = (second, first)[k], candidates[j]
+        if _size(copy, rule, ratio) > SIZE:
             continue  # no copy is the missing rule's length: a doubled and a missing rule
-        out.append((candidates[j], (second, first)[k]))
-        taken.add(candidates[j].number)
+        out.append((rule, copy))
+        taken.add(rule.number)
     return out
 
 
@@ -136,8 +137,8 @@ def _places(rules: Sequence[Rule], parent: str | None) -> dict[int, int]:
 
 
 def _ratio(en: Document, zh: Document) -> float:
-    """The median length of a Chinese rule over its English one, over the numbers both hold
-    once (about 0.3: a Chinese character says what three or four English ones do)."""
+    """The median length of a Chinese subrule over its English one, over the numbers both
+    hold (about 0.3: a Chinese character says what three or four English ones do)."""
     em, zm = en.rule_map(), zh.rule_map()
     shares = [
         len(zm[n].text) / len(e.text)
